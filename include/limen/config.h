@@ -1,0 +1,105 @@
+/*
+ * Limen configuration: every option, its default and what it costs.
+ *
+ * An application overrides options by defining LM_CONFIG_HEADER (for example
+ * -DLM_CONFIG_HEADER=\"my_limen_config.h\") naming a header that #defines the
+ * options it wants; everything it leaves out takes the default below. The
+ * kernel and the application must see the same configuration because control
+ * blocks are laid out from it; the CMake target `limen` propagates it.
+ */
+#ifndef LIMEN_CONFIG_H
+#define LIMEN_CONFIG_H
+
+#ifdef LM_CONFIG_HEADER
+#include LM_CONFIG_HEADER
+#endif
+
+/* Number of thread priorities, 0 (most urgent) to LM_CFG_PRIORITIES - 1.
+ * Cost: every wait queue and the ready queue hold one list head per priority
+ * plus a bitmap (see docs/design.md for sizes); selecting a thread is two bit
+ * scans above 32 priorities and one at or below. Range 1..1024. */
+#ifndef LM_CFG_PRIORITIES
+#define LM_CFG_PRIORITIES 32
+#endif
+
+/* Tick rate in Hz. Only used to convert between ticks and milliseconds. */
+#ifndef LM_CFG_TICK_HZ
+#define LM_CFG_TICK_HZ 1000
+#endif
+
+/* Argument checking: NULL pointers, object magic words, ranges and calling
+ * context. 1 (default) adds a magic word to every control block and the
+ * checks listed in docs/errors.md; 0 removes both for production builds. */
+#ifndef LM_CFG_ARG_CHECKS
+#define LM_CFG_ARG_CHECKS 1
+#endif
+
+/* Kernel self-checks (LM_ASSERT on internal invariants). */
+#ifndef LM_CFG_ASSERT
+#define LM_CFG_ASSERT 1
+#endif
+
+/* Which objects are compiled in (1) or out (0). */
+#ifndef LM_CFG_SEM
+#define LM_CFG_SEM 1
+#endif
+#ifndef LM_CFG_MUTEX
+#define LM_CFG_MUTEX 1
+#endif
+#ifndef LM_CFG_QUEUE
+#define LM_CFG_QUEUE 1
+#endif
+#ifndef LM_CFG_FLAGS
+#define LM_CFG_FLAGS 1
+#endif
+#ifndef LM_CFG_POOL
+#define LM_CFG_POOL 1
+#endif
+#ifndef LM_CFG_TIMER
+#define LM_CFG_TIMER 1
+#endif
+
+/* Slots of the timeout wheel (power of two, 8..4096). Arming and cancelling
+ * cost O(1) whatever the value; a tick visits one slot, and a timeout more
+ * than LM_CFG_TIMER_WHEEL_SLOTS ticks away is looked at once per revolution
+ * (one bounded step each time). Memory: 2 pointers per slot + 1 bit. */
+#ifndef LM_CFG_TIMER_WHEEL_SLOTS
+#define LM_CFG_TIMER_WHEEL_SLOTS 64
+#endif
+
+/* Kernel statistics: context switches, preemptions, time-slice expiries,
+ * globally and per thread. Costs a few increments on the switch path. */
+#ifndef LM_CFG_STATS
+#define LM_CFG_STATS 1
+#endif
+
+/* A hook called at every context switch (tests, tracing). One load and
+ * one branch per switch when no hook is set. */
+#ifndef LM_CFG_SWITCH_HOOK
+#define LM_CFG_SWITCH_HOOK 1
+#endif
+
+/* Fill new stacks with a pattern so lm_thread_stack_unused() can report the
+ * high-water mark. Costs O(stack size) at thread start. */
+#ifndef LM_CFG_STACK_WATERMARK
+#define LM_CFG_STACK_WATERMARK 1
+#endif
+
+/* Idle thread stack size in bytes; 0 means the port's minimum. */
+#ifndef LM_CFG_IDLE_STACK_SIZE
+#define LM_CFG_IDLE_STACK_SIZE 0
+#endif
+
+/* Compile-time validation. */
+#if LM_CFG_PRIORITIES < 1 || LM_CFG_PRIORITIES > 1024
+#error "LM_CFG_PRIORITIES must be in 1..1024"
+#endif
+#if LM_CFG_TIMER_WHEEL_SLOTS < 8 || LM_CFG_TIMER_WHEEL_SLOTS > 4096 || \
+    (LM_CFG_TIMER_WHEEL_SLOTS & (LM_CFG_TIMER_WHEEL_SLOTS - 1)) != 0
+#error "LM_CFG_TIMER_WHEEL_SLOTS must be a power of two in 8..4096"
+#endif
+#if LM_CFG_TICK_HZ < 1
+#error "LM_CFG_TICK_HZ must be positive"
+#endif
+
+#endif /* LIMEN_CONFIG_H */

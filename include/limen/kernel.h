@@ -1,0 +1,73 @@
+/* Kernel start-up, scheduler lock, time and statistics. */
+#ifndef LIMEN_KERNEL_H
+#define LIMEN_KERNEL_H
+
+#include "limen/base.h"
+#include "limen/thread.h"
+
+/* Reset every kernel structure and create the idle thread. Call once before
+ * creating objects (the hosted port allows calling it again between runs).
+ * Context: before lm_kernel_start(). */
+void lm_kernel_init(void);
+/* As lm_kernel_init, with the tick counter starting at `origin` (tests start
+ * near 2^32 to exercise wrap-around; a system may restore a saved time). */
+void lm_kernel_init_tick(lm_tick_t origin);
+
+/* Start scheduling: the most urgent ready thread runs. On hardware it does
+ * not return; the hosted port returns when the simulation ends. */
+void lm_kernel_start(void);
+
+/* True once lm_kernel_start() has been called. */
+bool lm_kernel_running(void);
+
+/* Scheduler lock: nestable; while held no other thread runs, interrupts still
+ * do. A thread holding it may not block or stop (LM_ERR_LOCKED). Unlocking
+ * the outermost level lets a more urgent ready thread run at once.
+ * Context: thread. Cost: O(1).
+ * @retval LM_OK, LM_ERR_ISR, LM_ERR_OVERFLOW (nesting > 255) */
+lm_status_t lm_sched_lock(void);
+/* @retval LM_OK, LM_ERR_ISR, LM_ERR_STATE (not locked) */
+lm_status_t lm_sched_unlock(void);
+/* Current nesting depth (0 = unlocked). */
+unsigned lm_sched_lock_depth(void);
+
+/* Ticks since lm_kernel_init() (plus the hosted port's start offset). Wraps. */
+lm_tick_t lm_tick_now(void);
+
+/* Called by the idle thread before the port waits for an interrupt.
+ * Runs in thread context at the lowest priority; must not block. */
+typedef void (*lm_idle_hook_t)(void);
+void lm_idle_hook_set(lm_idle_hook_t hook);
+
+#if LM_CFG_SWITCH_HOOK
+/* Called with the kernel lock held at every change of running thread,
+ * `from` may be NULL at start. Must be short and must not call the kernel. */
+typedef void (*lm_switch_hook_t)(const lm_thread_t *from, const lm_thread_t *to);
+void lm_switch_hook_set(lm_switch_hook_t hook);
+#endif
+
+/* Global statistics (LM_CFG_STATS). */
+typedef struct lm_kernel_stats {
+    uint32_t context_switches; /* any change of running thread, idle included */
+    uint32_t preemptions;      /* see docs/rules.md R7 */
+    uint32_t slice_expiries;   /* time-slice expiries */
+    uint32_t ticks;            /* tick interrupts announced */
+} lm_kernel_stats_t;
+void lm_kernel_stats(lm_kernel_stats_t *out);
+
+/* Reasons passed to the fatal-error hook. */
+typedef enum lm_fatal {
+    LM_FATAL_ASSERT = 1,     /* a kernel invariant failed */
+    LM_FATAL_STACK = 2,      /* a thread's stack overflowed */
+    LM_FATAL_PORT = 3        /* the port met an impossible situation */
+} lm_fatal_t;
+/* Called on a fatal error; `thread` is the running thread (may be NULL).
+ * If it returns, the port halts the system. */
+typedef void (*lm_fatal_hook_t)(lm_fatal_t reason, const char *where,
+                                const lm_thread_t *thread);
+void lm_fatal_hook_set(lm_fatal_hook_t hook);
+
+/* Report a fatal error (kernel and ports). Does not return. */
+_Noreturn void lm_fatal(lm_fatal_t reason, const char *where);
+
+#endif /* LIMEN_KERNEL_H */

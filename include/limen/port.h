@@ -1,0 +1,52 @@
+/*
+ * The port contract: what an architecture folder (ports/<arch>/) provides.
+ *
+ * A port supplies a header "limen_port.h" defining
+ *   lm_port_context_t     per-thread switch state (first field of lm_thread_t)
+ *   lm_irqstate_t         what lm_port_irq_lock() returns
+ *   LM_PORT_STACK_ALIGN   stack alignment in bytes
+ *   LM_PORT_MIN_STACK     smallest stack lm_thread_create() accepts
+ * and the eight functions below. kernel/include/port_check.h fails the build
+ * if any macro is missing.
+ *
+ * The kernel in turn gives the port three entry points (kernel/include/lmk.h):
+ *   lmk_tick_announce(n)  from the tick interrupt, n ticks elapsed
+ *   lmk_switch_select()   from the context-switch handler: returns the thread
+ *                         to run next (the port saves and restores registers)
+ *   lmk_thread_exit()     where a thread's entry function returns to
+ */
+#ifndef LIMEN_PORT_H
+#define LIMEN_PORT_H
+
+#include "limen/base.h"
+#include "limen_port.h"
+
+struct lm_thread;
+
+/* Mask kernel-aware interrupts; returns the previous state. Nestable. */
+lm_irqstate_t lm_port_irq_lock(void);
+/* Restore the state lm_port_irq_lock() returned. Pending interrupts, and a
+ * pended context switch, are taken when the mask drops. */
+void lm_port_irq_unlock(lm_irqstate_t state);
+/* True in an interrupt handler (including the deferred tick context). */
+bool lm_port_in_isr(void);
+/* Prepare t's stack so that the first switch to t calls
+ * entry(arg) and a return from entry lands in lmk_thread_exit(). */
+void lm_port_stack_init(struct lm_thread *t);
+/* Request a context switch at the lowest interrupt priority: it happens when
+ * the kernel lock is released and no handler is active. */
+void lm_port_switch_pend(void);
+/* Run `first` and never come back (the hosted port returns at the end of
+ * the simulation). */
+void lm_port_start(struct lm_thread *first);
+/* Called by the idle thread: wait for an interrupt. */
+void lm_port_idle(void);
+/* Tickless support: the next tick interrupt is needed in `ticks` ticks
+ * (LM_WAIT_FOREVER: none needed). A port with a periodic tick ignores it. */
+void lm_port_timer_arm(lm_tick_t ticks);
+
+/* Optional hooks (weak defaults in the kernel):
+ * lm_port_fatal_halt(): stop the system after the fatal hook returned. */
+_Noreturn void lm_port_fatal_halt(void);
+
+#endif /* LIMEN_PORT_H */

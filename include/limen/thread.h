@@ -1,0 +1,174 @@
+/*
+ * Threads.
+ *
+ * Context column: "thread" = legal from a thread; "isr" = legal from an
+ * interrupt handler (and timer callbacks). Calls that would block from an
+ * interrupt return LM_ERR_ISR and change nothing.
+ */
+#ifndef LIMEN_THREAD_H
+#define LIMEN_THREAD_H
+
+#include "limen/base.h"
+#include "limen_port.h"
+
+typedef void (*lm_thread_entry_t)(void *arg);
+
+typedef enum lm_thread_state {
+    LM_THREAD_INACTIVE = 0, /* created, never started */
+    LM_THREAD_READY,        /* ready or running */
+    LM_THREAD_BLOCKED,      /* waiting on an object */
+    LM_THREAD_SLEEPING,     /* in lm_thread_sleep() */
+    LM_THREAD_SUSPENDED,    /* suspended, not waiting */
+    LM_THREAD_TERMINATED    /* ended (returned, terminated) */
+} lm_thread_state_t;
+
+/* Use the thread's priority as its preemption-threshold (fully preemptive). */
+#define LM_THRESHOLD_NONE 0xFFFFu
+
+typedef struct lm_thread_attr {
+    const char *name;        /* kept by pointer, may be NULL */
+    lm_thread_entry_t entry; /* runs the thread; returning ends it */
+    void *arg;
+    void *stack;             /* caller-allocated, see LM_STACK_DEFINE */
+    size_t stack_size;       /* bytes, >= LM_PORT_MIN_STACK */
+    uint16_t priority;       /* 0 (most urgent) .. LM_CFG_PRIORITIES-1 */
+    uint16_t threshold;      /* <= priority, or LM_THRESHOLD_NONE */
+    lm_tick_t time_slice;    /* ticks before yielding to equals; 0 = none */
+} lm_thread_attr_t;
+
+/* Statistics kept per thread (LM_CFG_STATS). */
+typedef struct lm_thread_stats {
+    uint32_t switches_in;    /* times it was given the CPU */
+    uint32_t preemptions;    /* times it lost the CPU to preemption */
+    uint32_t slice_expiries; /* times its time-slice ran out */
+} lm_thread_stats_t;
+
+/* Thread control block. Fields are private. */
+typedef struct lm_thread {
+    lm_port_context_t ctx;      /* first: the port's switch code finds it here */
+    struct lm_dnode qlink;      /* ready ring, or the wait queue it is in */
+    struct lm_timeout timeout;  /* sleep / wait timeout */
+    uint16_t prio;              /* effective priority (with inheritance) */
+    uint16_t base_prio;         /* priority set by the application */
+    uint16_t threshold;         /* preemption-threshold set by the application */
+    uint16_t preempt_limit;     /* min(threshold, prio): preempted only by < */
+    uint8_t state;              /* lm_thread_state_t */
+    uint8_t suspended;          /* suspension requested while waiting */
+    uint8_t yielded;            /* gave up the CPU (relinquish, slice end) */
+    uint8_t wait_kind;          /* what kind of object it waits on */
+    lm_status_t wait_status;    /* result handed over by the waker */
+    void *wait_obj;             /* object waited on */
+    void *wait_data;            /* message buffer, block pointer, ... */
+    uint32_t wait_flags;        /* event-flag request / result */
+    uint32_t wait_opt;          /* event-flag options, send-to-front */
+    lm_tick_t time_slice;
+    lm_tick_t slice_left;
+    struct lm_dnode held;       /* mutexes owned (sentinel) */
+    lm_thread_entry_t entry;
+    void *arg;
+    void *stack;
+    size_t stack_size;
+    const char *name;
+#if LM_CFG_STATS
+    lm_thread_stats_t stats;
+#endif
+#if LM_CFG_ARG_CHECKS
+    uint32_t magic;
+#endif
+} lm_thread_t;
+
+/* Define a stack of at least `bytes` bytes with the port's alignment. */
+#define LM_STACK_DEFINE(name, bytes)                                      \
+    _Alignas(LM_PORT_STACK_ALIGN) uint8_t name[((bytes) + LM_PORT_STACK_ALIGN - 1) / \
+                                               LM_PORT_STACK_ALIGN * LM_PORT_STACK_ALIGN]
+
+/* Fill attr with defaults: no name, priority LM_CFG_PRIORITIES/2, threshold
+ * none, no time-slice. The caller then sets entry, stack and stack_size. */
+void lm_thread_attr_init(lm_thread_attr_t *attr);
+
+/* Initialise t from attr; the thread stays INACTIVE until lm_thread_start().
+ * Context: thread or before lm_kernel_start(). Cost: O(1).
+ * @retval LM_OK
+ * @retval LM_ERR_PARAM  t, attr, entry or stack NULL; stack misaligned or
+ *                       smaller than LM_PORT_MIN_STACK; t already live
+ * @retval LM_ERR_PRIORITY priority >= LM_CFG_PRIORITIES, or threshold less
+ *                       urgent than priority
+ * @retval LM_ERR_ISR    from an interrupt */
+lm_status_t lm_thread_create(lm_thread_t *t, const lm_thread_attr_t *attr);
+
+/* Make an INACTIVE or TERMINATED thread ready, from the start of its entry.
+ * Context: thread, isr. Cost: O(stack size) with LM_CFG_STACK_WATERMARK,
+ * else O(1). @retval LM_OK, LM_ERR_OBJECT, LM_ERR_STATE (already started) */
+lm_status_t lm_thread_start(lm_thread_t *t);
+
+/* End t. Mutexes it owns pass to their next waiters (LM_ERR_ABANDONED).
+ * Terminating the calling thread does not return.
+ * Context: thread, isr (not the running thread from an isr).
+ * Cost: O(mutexes owned x inheritance chain depth).
+ * @retval LM_OK, LM_ERR_OBJECT, LM_ERR_STATE (inactive/terminated),
+ *         LM_ERR_LOCKED (t holds the scheduler lock, called from an isr) */
+lm_status_t lm_thread_terminate(lm_thread_t *t);
+
+/* Terminate t if needed and forget it: the control block and stack may be
+ * reused. A thread may delete itself (the call does not return).
+ * Context: thread. Cost: as lm_thread_terminate. */
+lm_status_t lm_thread_delete(lm_thread_t *t);
+
+/* Suspend t. A waiting thread finishes its wait and then stays suspended.
+ * Context: thread, isr. Cost: O(1).
+ * @retval LM_OK, LM_ERR_OBJECT, LM_ERR_STATE (inactive, terminated, already
+ *         suspended), LM_ERR_LOCKED (would stop the scheduler-lock holder) */
+lm_status_t lm_thread_suspend(lm_thread_t *t);
+
+/* Resume a suspended thread. Context: thread, isr. Cost: O(1).
+ * @retval LM_OK, LM_ERR_OBJECT, LM_ERR_STATE (not suspended) */
+lm_status_t lm_thread_resume(lm_thread_t *t);
+
+/* Block the calling thread for `ticks` ticks (0 returns at once).
+ * Context: thread. @retval LM_OK, LM_ERR_ISR, LM_ERR_LOCKED, LM_ERR_PARAM
+ * (ticks > LM_TICK_MAX_TIMEOUT and not LM_WAIT_FOREVER), LM_ERR_ABORTED */
+lm_status_t lm_thread_sleep(lm_tick_t ticks);
+
+/* Give the CPU to the next ready thread of the same priority, and to any
+ * more urgent thread held back by the caller's preemption-threshold
+ * (rules R3.x). Context: thread. Cost: O(1). @retval LM_OK, LM_ERR_ISR */
+lm_status_t lm_thread_yield(void);
+
+/* Change the base priority. The effective priority is the more urgent of it
+ * and what the thread inherits from mutexes it owns. If the new priority is
+ * more urgent than the threshold, the threshold follows it.
+ * Context: thread, isr. Cost: O(mutexes owned x inheritance chain depth).
+ * @retval LM_OK, LM_ERR_OBJECT, LM_ERR_PRIORITY, LM_ERR_STATE (terminated) */
+lm_status_t lm_thread_set_priority(lm_thread_t *t, unsigned priority);
+
+/* Change the preemption-threshold (LM_THRESHOLD_NONE = the priority).
+ * Context: thread, isr. Cost: O(1).
+ * @retval LM_OK, LM_ERR_OBJECT, LM_ERR_PRIORITY (out of range, or less urgent
+ *         than the base priority) */
+lm_status_t lm_thread_set_threshold(lm_thread_t *t, unsigned threshold);
+
+/* End the wait or sleep of t early; its call returns LM_ERR_ABORTED.
+ * Context: thread, isr. @retval LM_OK, LM_ERR_OBJECT, LM_ERR_STATE (not
+ * waiting) */
+lm_status_t lm_thread_wait_abort(lm_thread_t *t);
+
+/* The running thread (the idle thread when nothing else runs). */
+lm_thread_t *lm_thread_self(void);
+
+lm_thread_state_t lm_thread_state(const lm_thread_t *t);
+unsigned lm_thread_priority(const lm_thread_t *t);      /* effective */
+unsigned lm_thread_base_priority(const lm_thread_t *t);
+unsigned lm_thread_threshold(const lm_thread_t *t);
+const char *lm_thread_name(const lm_thread_t *t);
+
+/* Bytes of stack never used so far (high-water mark), into *unused.
+ * Context: thread, isr. Cost: O(stack size).
+ * @retval LM_OK, LM_ERR_OBJECT, LM_ERR_PARAM */
+lm_status_t lm_thread_stack_unused(const lm_thread_t *t, size_t *unused);
+
+#if LM_CFG_STATS
+/* Copy t's statistics. Context: thread, isr. */
+lm_status_t lm_thread_stats(const lm_thread_t *t, lm_thread_stats_t *out);
+#endif
+
+#endif /* LIMEN_THREAD_H */

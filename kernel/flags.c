@@ -1,0 +1,133 @@
+/*
+ * Event flags. Waiters sit in a FIFO list in arrival order (R6.5). A set ORs
+ * the bits in, moves every waiter to the `scan` list in one O(1) splice, and
+ * then checks one waiter per masked step: satisfied ones are woken (and
+ * consume their bits if they asked), the others go back to `waiters`.
+ * A set that arrives during another's scan splices again, so every waiter is
+ * checked against the newest bits (R9.3).
+ */
+#include "lmk.h"
+
+#if LM_CFG_FLAGS
+
+lm_status_t lm_flags_create(lm_flags_t *f, uint32_t initial)
+{
+    LMK_CHECK(f != NULL, LM_ERR_PARAM);
+    lmk_list_init(&f->waiters);
+    lmk_list_init(&f->scan);
+    f->bits = initial;
+#if LM_CFG_ARG_CHECKS
+    f->magic = LM_MAGIC_FLAGS;
+#endif
+    return LM_OK;
+}
+
+static bool satisfied(uint32_t bits, uint32_t want, uint32_t options)
+{
+    return ((options & LM_FLAGS_ALL) != 0u) ? (bits & want) == want : (bits & want) != 0u;
+}
+
+lm_status_t lm_flags_set(lm_flags_t *f, uint32_t bits)
+{
+    LMK_CHECK_OBJ(f, LM_MAGIC_FLAGS);
+    lm_irqstate_t s = lm_port_irq_lock();
+    f->bits |= bits;
+    lmk_list_splice_back(&f->scan, &f->waiters);
+    lm_port_irq_unlock(s);
+    for (;;) {
+        s = lm_port_irq_lock();
+        struct lm_dnode *n = lmk_list_pop_front(&f->scan);
+        if (n == NULL) {
+            lm_port_irq_unlock(s);
+            return LM_OK;
+        }
+        lm_thread_t *t = LMK_CONTAINER_OF(n, lm_thread_t, qlink);
+        if (satisfied(f->bits, t->wait_flags, t->wait_opt)) {
+            *(uint32_t *)t->wait_data = f->bits;
+            if ((t->wait_opt & LM_FLAGS_CONSUME) != 0u) {
+                f->bits &= ~t->wait_flags;
+            }
+            lmk_wait_finish_locked(t, LM_OK);
+        } else {
+            lmk_list_push_back(&f->waiters, n);
+        }
+        lm_port_irq_unlock(s);
+    }
+}
+
+lm_status_t lm_flags_clear(lm_flags_t *f, uint32_t bits)
+{
+    LMK_CHECK_OBJ(f, LM_MAGIC_FLAGS);
+    lm_irqstate_t s = lm_port_irq_lock();
+    f->bits &= ~bits;
+    lm_port_irq_unlock(s);
+    return LM_OK;
+}
+
+lm_status_t lm_flags_wait(lm_flags_t *f, uint32_t bits, unsigned options,
+                          uint32_t *actual, lm_tick_t timeout)
+{
+    LMK_CHECK_OBJ(f, LM_MAGIC_FLAGS);
+    LMK_CHECK(bits != 0u && lmk_timeout_valid(timeout), LM_ERR_PARAM);
+    LMK_CHECK((options & ~(LM_FLAGS_ALL | LM_FLAGS_CONSUME)) == 0u, LM_ERR_PARAM);
+    uint32_t seen = 0;
+    lm_irqstate_t s = lm_port_irq_lock();
+    if (satisfied(f->bits, bits, options)) {
+        seen = f->bits;
+        if ((options & LM_FLAGS_CONSUME) != 0u) {
+            f->bits &= ~bits;
+        }
+        lm_port_irq_unlock(s);
+        if (actual != NULL) {
+            *actual = seen;
+        }
+        return LM_OK;
+    }
+    lm_status_t st = lmk_wait_allowed(timeout);
+    if (st != LM_OK) {
+        lm_port_irq_unlock(s);
+        return st;
+    }
+    lm_thread_t *cur = lmk.current;
+    cur->wait_flags = bits;
+    cur->wait_opt = options;
+    cur->wait_data = &seen;
+    lmk_block_current_locked(LMK_WAIT_FLAGS, f, timeout);
+    lmk_list_push_back(&f->waiters, &cur->qlink);
+    lm_port_irq_unlock(s);
+    if (cur->wait_status == LM_OK && actual != NULL) {
+        *actual = seen;
+    }
+    return cur->wait_status;
+}
+
+lm_status_t lm_flags_get(const lm_flags_t *f, uint32_t *bits)
+{
+    LMK_CHECK_OBJ(f, LM_MAGIC_FLAGS);
+    LMK_CHECK(bits != NULL, LM_ERR_PARAM);
+    *bits = f->bits;
+    return LM_OK;
+}
+
+lm_status_t lm_flags_delete(lm_flags_t *f)
+{
+    LMK_CHECK_OBJ(f, LM_MAGIC_FLAGS);
+    lm_irqstate_t s = lm_port_irq_lock();
+#if LM_CFG_ARG_CHECKS
+    f->magic = 0u;
+#endif
+    lmk_list_splice_back(&f->scan, &f->waiters);
+    lm_port_irq_unlock(s);
+    for (;;) {
+        s = lm_port_irq_lock();
+        struct lm_dnode *n = lmk_list_pop_front(&f->scan);
+        if (n == NULL) {
+            lm_port_irq_unlock(s);
+            return LM_OK;
+        }
+        lmk_wait_finish_locked(LMK_CONTAINER_OF(n, lm_thread_t, qlink), LM_ERR_DELETED);
+        lm_port_irq_unlock(s);
+    }
+}
+
+#endif /* LM_CFG_FLAGS */

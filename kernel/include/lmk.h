@@ -1,0 +1,169 @@
+/*
+ * Kernel internals shared by the kernel's .c files and the ports' entry
+ * points. Naming: lmk_ = internal; a _locked suffix means the caller holds
+ * the kernel lock (lm_port_irq_lock) and the function neither takes nor
+ * drops it.
+ */
+#ifndef LMK_H
+#define LMK_H
+
+#include "limen/limen.h"
+#include "limen/port.h"
+#include "list.h"
+#include "prioq.h"
+#include "port_check.h"
+
+/* What a blocked thread waits on (lm_thread_t.wait_kind). */
+enum lmk_wait_kind {
+    LMK_WAIT_NONE = 0,
+    LMK_WAIT_SLEEP,   /* lm_thread_sleep: timeout only */
+    LMK_WAIT_PRIOQ,   /* semaphore, queue, pool: wait_obj is a struct lm_prioq */
+    LMK_WAIT_MUTEX,   /* wait_obj is an lm_mutex_t */
+    LMK_WAIT_FLAGS    /* wait_obj is an lm_flags_t; qlink in its FIFO */
+};
+
+struct lmk_kernel {
+    lm_thread_t *current;       /* the running thread */
+    struct lm_prioq ready;      /* ready threads, running one included;
+                                   the idle thread is never in it */
+    lm_tick_t now;              /* ticks announced so far */
+    uint8_t sched_lock;         /* scheduler lock depth */
+    bool started;
+    lm_idle_hook_t idle_hook;
+#if LM_CFG_SWITCH_HOOK
+    lm_switch_hook_t switch_hook;
+#endif
+    lm_fatal_hook_t fatal_hook;
+#if LM_CFG_STATS
+    lm_kernel_stats_t stats;
+#endif
+};
+
+extern struct lmk_kernel lmk;
+extern lm_thread_t lmk_idle_thread;
+
+#if LM_CFG_ASSERT
+#define LM_ASSERT(cond) \
+    do { if (!(cond)) { lm_fatal(LM_FATAL_ASSERT, __FILE__ ":" LMK_STR(__LINE__)); } } while (0)
+#else
+#define LM_ASSERT(cond) ((void)0)
+#endif
+#define LMK_STR2(x) #x
+#define LMK_STR(x) LMK_STR2(x)
+
+/* Argument checks: present only with LM_CFG_ARG_CHECKS (docs/errors.md). */
+#if LM_CFG_ARG_CHECKS
+#define LMK_CHECK(cond, status) do { if (!(cond)) { return (status); } } while (0)
+#define LMK_CHECK_OBJ(obj, magic_value) \
+    do { if ((obj) == NULL) { return LM_ERR_PARAM; } \
+         if ((obj)->magic != (magic_value)) { return LM_ERR_OBJECT; } } while (0)
+#else
+#define LMK_CHECK(cond, status) ((void)0)
+#define LMK_CHECK_OBJ(obj, magic_value) ((void)0)
+#endif
+
+/* A timeout argument is LM_NO_WAIT, LM_WAIT_FOREVER or 1..LM_TICK_MAX_TIMEOUT. */
+static inline bool lmk_timeout_valid(lm_tick_t timeout)
+{
+    return timeout <= LM_TICK_MAX_TIMEOUT || timeout == LM_WAIT_FOREVER;
+}
+
+static inline unsigned lmk_min_prio(unsigned a, unsigned b)
+{
+    return a < b ? a : b;
+}
+
+/* ---- scheduler (sched.c) ---- */
+
+/* Put t (READY) at the tail of its priority's ring and request a switch if
+ * it may preempt the running thread. Cost: O(1). */
+void lmk_ready_insert_locked(lm_thread_t *t);
+/* Take t out of the ready queue. Cost: O(1). */
+void lmk_ready_remove_locked(lm_thread_t *t);
+/* Request a switch if a ready thread is allowed to preempt the running one.
+ * Cost: O(1). */
+void lmk_sched_check_locked(void);
+/* The running thread stops being ready (it blocks, sleeps, is suspended or
+ * ends): take it out of the ready queue and request a switch. */
+void lmk_sched_stop_current_locked(uint8_t new_state);
+/* Move t to effective priority prio wherever it is queued (R4). Does not
+ * follow inheritance chains (mutex.c does). Cost: O(1). */
+void lmk_thread_move_prio_locked(lm_thread_t *t, unsigned prio);
+
+/* Called by the port's context-switch handler with the lock NOT held: runs
+ * pending timeout work in bounded steps, then chooses the next thread, makes
+ * it current and returns it. */
+lm_thread_t *lmk_switch_select(void);
+
+/* ---- waiting and waking (wait.c) ---- */
+
+/* May the caller block for `timeout`? LM_OK, or the status to return:
+ * LM_ERR_WOULD_BLOCK (no wait asked), LM_ERR_ISR, LM_ERR_LOCKED. */
+lm_status_t lmk_wait_allowed(lm_tick_t timeout);
+/* Block the running thread on wait queue wq (kind PRIOQ or MUTEX) or as
+ * described by kind, arming its timeout. The switch happens when the caller
+ * releases the lock; the caller then returns lm_thread_self()->wait_status. */
+void lmk_wait_prioq_locked(struct lm_prioq *wq, uint8_t kind, void *obj,
+                           lm_tick_t timeout);
+void lmk_block_current_locked(uint8_t kind, void *obj, lm_tick_t timeout);
+/* Wake the most urgent waiter of wq with status; NULL if none. O(1). */
+lm_thread_t *lmk_wake_first_locked(struct lm_prioq *wq, lm_status_t status);
+/* End t's wait (any kind) with status: unlink from its wait queue, cancel
+ * its timeout, make it ready (or suspended). For a mutex waiter, the owner's
+ * inherited priority is recomputed: O(chain depth); otherwise O(1). */
+void lmk_wait_end_locked(lm_thread_t *t, lm_status_t status);
+/* Wake every waiter of wq with status, one per masked step. */
+void lmk_wake_all_stepwise(struct lm_prioq *wq, lm_status_t status);
+/* Most urgent waiter of wq, NULL if none. O(1). */
+lm_thread_t *lmk_first_waiter(const struct lm_prioq *wq);
+/* Unlink t from what it waits on and cancel its timeout, without waking. */
+void lmk_wait_unlink_locked(lm_thread_t *t);
+/* t's wait is over (t already unlinked): cancel the timeout, store status,
+ * make t ready (or suspended, R5.5). O(1). */
+void lmk_wait_finish_locked(lm_thread_t *t, lm_status_t status);
+
+/* ---- time (timeout.c) ---- */
+
+void lmk_timeout_init(void);
+/* Arm `to` to expire `ticks` (1..LM_TICK_MAX_TIMEOUT) ticks from now. O(1). */
+void lmk_timeout_arm_locked(struct lm_timeout *to, lm_tick_t ticks);
+/* Disarm `to` if armed. O(1). */
+void lmk_timeout_cancel_locked(struct lm_timeout *to);
+static inline bool lmk_timeout_armed(const struct lm_timeout *to)
+{
+    return to->link.next != NULL;
+}
+/* Tick interrupt: n ticks elapsed. O(1) under the lock. */
+void lmk_tick_announce(lm_tick_t n);
+/* Deferred tick work, lock NOT held: expire due timeouts, one per masked
+ * step. Called from lmk_switch_select() in the context-switch handler. */
+void lmk_timeout_process(void);
+/* Ticks until the next timeout could expire (LM_WAIT_FOREVER when none is
+ * armed). May be early by design, never late. O(slots/32). */
+lm_tick_t lmk_ticks_to_next_event(void);
+/* True when deferred tick work is pending. */
+bool lmk_timeout_work_pending(void);
+
+/* ---- threads (thread.c) ---- */
+
+/* Where an entry function returns to: ends the calling thread. */
+_Noreturn void lmk_thread_exit(void);
+void lmk_idle_entry(void *arg);
+
+/* ---- mutexes (mutex.c) ---- */
+
+/* Recompute t's effective priority from its base and the mutexes it owns,
+ * and follow the chain of owners t waits behind. O(owned x depth). */
+void lmk_prio_update_locked(lm_thread_t *t);
+/* Give every mutex t owns to its next waiter (t is ending). */
+void lmk_mutex_release_all_locked(lm_thread_t *t);
+/* A mutex waiter t stopped waiting: recompute the owner's priority. */
+void lmk_mutex_waiter_left_locked(lm_mutex_t *m);
+
+/* ---- flags (flags.c) ---- */
+#if LM_CFG_FLAGS
+/* Unlink a flags waiter (timeout, abort). O(1). */
+void lmk_flags_waiter_left_locked(lm_thread_t *t);
+#endif
+
+#endif /* LMK_H */

@@ -1,0 +1,154 @@
+/* Kernel start-up, the idle thread, hooks, statistics and fatal errors. */
+#include <string.h>
+#include "lmk.h"
+
+#if LM_CFG_IDLE_STACK_SIZE > 0
+#define IDLE_STACK_SIZE LM_CFG_IDLE_STACK_SIZE
+#else
+#define IDLE_STACK_SIZE LM_PORT_MIN_STACK
+#endif
+
+lm_thread_t lmk_idle_thread;
+static LM_STACK_DEFINE(idle_stack, IDLE_STACK_SIZE);
+
+/* The idle thread: runs when no other thread is ready, at a priority below
+ * every application priority (LM_CFG_PRIORITIES), outside the ready queue. */
+void lmk_idle_entry(void *arg)
+{
+    (void)arg;
+    for (;;) {
+        if (lmk.idle_hook != NULL) {
+            lmk.idle_hook();
+        }
+        /* Decide how long to sleep and sleep with interrupts masked, so an
+         * interrupt that arms an earlier timeout cannot slip in between;
+         * it is taken when the mask drops. */
+        lm_irqstate_t s = lm_port_irq_lock();
+        lm_port_timer_arm(lmk_ticks_to_next_event());
+        lm_port_idle();
+        lm_port_irq_unlock(s);
+    }
+}
+
+void lm_kernel_init_tick(lm_tick_t origin)
+{
+    memset(&lmk, 0, sizeof lmk);
+    lmk.now = origin;
+    lmk_prioq_init(&lmk.ready);
+    lmk_timeout_init();
+
+    lm_thread_attr_t a;
+    lm_thread_attr_init(&a);
+    a.name = "idle";
+    a.entry = lmk_idle_entry;
+    a.stack = idle_stack;
+    a.stack_size = sizeof idle_stack;
+    a.priority = 0;
+#if LM_CFG_ARG_CHECKS
+    lmk_idle_thread.magic = 0u;
+#endif
+    (void)lm_thread_create(&lmk_idle_thread, &a);
+    lmk_idle_thread.prio = LM_CFG_PRIORITIES;
+    lmk_idle_thread.base_prio = LM_CFG_PRIORITIES;
+    lmk_idle_thread.threshold = LM_CFG_PRIORITIES;
+    lmk_idle_thread.preempt_limit = LM_CFG_PRIORITIES;
+    lm_port_stack_init(&lmk_idle_thread);
+    lmk_idle_thread.state = LM_THREAD_READY;
+    lmk.current = &lmk_idle_thread;
+}
+
+void lm_kernel_init(void)
+{
+    lm_kernel_init_tick(0);
+}
+
+void lm_kernel_start(void)
+{
+    lm_irqstate_t s = lm_port_irq_lock();
+    lmk.started = true;
+    struct lm_dnode *n = lmk_prioq_first(&lmk.ready);
+    lm_thread_t *first = (n != NULL) ? LMK_CONTAINER_OF(n, lm_thread_t, qlink) : &lmk_idle_thread;
+    lmk.current = first;
+#if LM_CFG_STATS
+    first->stats.switches_in++;
+#endif
+#if LM_CFG_SWITCH_HOOK
+    if (lmk.switch_hook != NULL) {
+        lmk.switch_hook(NULL, first);
+    }
+#endif
+    lm_port_irq_unlock(s);
+    lm_port_start(first);
+}
+
+bool lm_kernel_running(void)
+{
+    return lmk.started;
+}
+
+void lm_idle_hook_set(lm_idle_hook_t hook)
+{
+    lmk.idle_hook = hook;
+}
+
+#if LM_CFG_SWITCH_HOOK
+void lm_switch_hook_set(lm_switch_hook_t hook)
+{
+    lmk.switch_hook = hook;
+}
+#endif
+
+void lm_kernel_stats(lm_kernel_stats_t *out)
+{
+    if (out == NULL) {
+        return;
+    }
+#if LM_CFG_STATS
+    lm_irqstate_t s = lm_port_irq_lock();
+    *out = lmk.stats;
+    lm_port_irq_unlock(s);
+#else
+    memset(out, 0, sizeof *out);
+#endif
+}
+
+void lm_fatal_hook_set(lm_fatal_hook_t hook)
+{
+    lmk.fatal_hook = hook;
+}
+
+_Noreturn void lm_fatal(lm_fatal_t reason, const char *where)
+{
+    if (lmk.fatal_hook != NULL) {
+        lmk.fatal_hook(reason, where, lmk.current);
+    }
+    lm_port_fatal_halt();
+}
+
+void lmk_prioq_init(struct lm_prioq *q)
+{
+    memset(q, 0, sizeof *q);
+}
+
+const char *lm_status_name(lm_status_t status)
+{
+    switch (status) {
+    case LM_OK: return "LM_OK";
+    case LM_ERR_TIMEOUT: return "LM_ERR_TIMEOUT";
+    case LM_ERR_DELETED: return "LM_ERR_DELETED";
+    case LM_ERR_WOULD_BLOCK: return "LM_ERR_WOULD_BLOCK";
+    case LM_ERR_ABORTED: return "LM_ERR_ABORTED";
+    case LM_ERR_ABANDONED: return "LM_ERR_ABANDONED";
+    case LM_ERR_OVERFLOW: return "LM_ERR_OVERFLOW";
+    case LM_ERR_DEADLOCK: return "LM_ERR_DEADLOCK";
+    case LM_ERR_PARAM: return "LM_ERR_PARAM";
+    case LM_ERR_OBJECT: return "LM_ERR_OBJECT";
+    case LM_ERR_PRIORITY: return "LM_ERR_PRIORITY";
+    case LM_ERR_ISR: return "LM_ERR_ISR";
+    case LM_ERR_NOT_OWNER: return "LM_ERR_NOT_OWNER";
+    case LM_ERR_STATE: return "LM_ERR_STATE";
+    case LM_ERR_LOCKED: return "LM_ERR_LOCKED";
+    case LM_ERR_SIZE: return "LM_ERR_SIZE";
+    }
+    return "LM_ERR_?";
+}

@@ -1,0 +1,197 @@
+/*
+ * Message queues. One wait queue serves both directions: receivers wait only
+ * while the queue is empty and senders only while it is full, so with a
+ * capacity of at least one the two never wait at once - except between the
+ * masked steps of a flush, which is why each waiter is tagged with its
+ * direction (QWAIT_SEND) rather than inferred from the count.
+ */
+#include <string.h>
+#include "lmk.h"
+
+#if LM_CFG_QUEUE
+
+#define QWAIT_RECV 0x0u
+#define QWAIT_SEND 0x1u
+#define QWAIT_FRONT 0x2u
+
+lm_status_t lm_queue_create(lm_queue_t *q, void *buffer, size_t msg_size, size_t capacity)
+{
+    LMK_CHECK(q != NULL && buffer != NULL, LM_ERR_PARAM);
+    LMK_CHECK(msg_size != 0u && capacity != 0u, LM_ERR_PARAM);
+    LMK_CHECK(msg_size <= UINT32_MAX / capacity, LM_ERR_PARAM);
+    lmk_prioq_init(&q->waiters);
+    q->buffer = (uint8_t *)buffer;
+    q->msg_size = (uint32_t)msg_size;
+    q->capacity = (uint32_t)capacity;
+    q->count = 0;
+    q->head = 0;
+#if LM_CFG_ARG_CHECKS
+    q->magic = LM_MAGIC_QUEUE;
+#endif
+    return LM_OK;
+}
+
+/* Lock: held. Cost: one message copy. */
+static void put_locked(lm_queue_t *q, const void *msg, bool front)
+{
+    uint32_t slot;
+    if (front) {
+        q->head = (q->head == 0u) ? q->capacity - 1u : q->head - 1u;
+        slot = q->head;
+    } else {
+        slot = q->head + q->count;
+        if (slot >= q->capacity) {
+            slot -= q->capacity;
+        }
+    }
+    memcpy(q->buffer + (size_t)slot * q->msg_size, msg, q->msg_size);
+    q->count++;
+}
+
+/* A sender waiting for room, if the most urgent waiter is one. */
+static lm_thread_t *waiting_sender(const lm_queue_t *q)
+{
+    lm_thread_t *w = lmk_first_waiter(&q->waiters);
+    return (w != NULL && (w->wait_opt & QWAIT_SEND) != 0u) ? w : NULL;
+}
+
+static lm_status_t queue_send(lm_queue_t *q, const void *msg, size_t size,
+                              lm_tick_t timeout, bool front)
+{
+    LMK_CHECK_OBJ(q, LM_MAGIC_QUEUE);
+    LMK_CHECK(msg != NULL && lmk_timeout_valid(timeout), LM_ERR_PARAM);
+    LMK_CHECK(size == q->msg_size, LM_ERR_SIZE);
+    lm_irqstate_t s = lm_port_irq_lock();
+    lm_thread_t *w = lmk_first_waiter(&q->waiters);
+    if (w != NULL && (w->wait_opt & QWAIT_SEND) == 0u) {
+        /* A receiver waits: the message goes straight to it. */
+        memcpy(w->wait_data, msg, q->msg_size);
+        lmk_prioq_remove(&q->waiters, &w->qlink, w->prio);
+        lmk_wait_finish_locked(w, LM_OK);
+        lm_port_irq_unlock(s);
+        return LM_OK;
+    }
+    if (q->count < q->capacity) {
+        put_locked(q, msg, front);
+        lm_port_irq_unlock(s);
+        return LM_OK;
+    }
+    lm_status_t st = lmk_wait_allowed(timeout);
+    if (st != LM_OK) {
+        lm_port_irq_unlock(s);
+        return st; /* LM_ERR_WOULD_BLOCK: the queue is full */
+    }
+    lm_thread_t *cur = lmk.current;
+    cur->wait_data = (void *)(uintptr_t)msg;
+    cur->wait_opt = QWAIT_SEND | (front ? QWAIT_FRONT : 0u);
+    lmk_wait_prioq_locked(&q->waiters, LMK_WAIT_PRIOQ, &q->waiters, timeout);
+    lm_port_irq_unlock(s);
+    return cur->wait_status;
+}
+
+lm_status_t lm_queue_send(lm_queue_t *q, const void *msg, size_t size, lm_tick_t timeout)
+{
+    return queue_send(q, msg, size, timeout, false);
+}
+
+lm_status_t lm_queue_send_front(lm_queue_t *q, const void *msg, size_t size, lm_tick_t timeout)
+{
+    return queue_send(q, msg, size, timeout, true);
+}
+
+/* The most urgent blocked sender moves its message into the queue.
+ * Lock: held. Cost: one copy. Returns false if no sender waits. */
+static bool admit_sender_locked(lm_queue_t *q)
+{
+    lm_thread_t *w = waiting_sender(q);
+    if (w == NULL) {
+        return false;
+    }
+    put_locked(q, w->wait_data, (w->wait_opt & QWAIT_FRONT) != 0u);
+    lmk_prioq_remove(&q->waiters, &w->qlink, w->prio);
+    lmk_wait_finish_locked(w, LM_OK);
+    return true;
+}
+
+lm_status_t lm_queue_receive(lm_queue_t *q, void *buf, size_t size, lm_tick_t timeout)
+{
+    LMK_CHECK_OBJ(q, LM_MAGIC_QUEUE);
+    LMK_CHECK(buf != NULL && lmk_timeout_valid(timeout), LM_ERR_PARAM);
+    LMK_CHECK(size == q->msg_size, LM_ERR_SIZE);
+    lm_irqstate_t s = lm_port_irq_lock();
+    if (q->count != 0u) {
+        memcpy(buf, q->buffer + (size_t)q->head * q->msg_size, q->msg_size);
+        q->head = (q->head + 1u == q->capacity) ? 0u : q->head + 1u;
+        q->count--;
+        (void)admit_sender_locked(q);
+        lm_port_irq_unlock(s);
+        return LM_OK;
+    }
+    lm_status_t st = lmk_wait_allowed(timeout);
+    if (st != LM_OK) {
+        lm_port_irq_unlock(s);
+        return st; /* LM_ERR_WOULD_BLOCK: the queue is empty */
+    }
+    lm_thread_t *cur = lmk.current;
+    cur->wait_data = buf;
+    cur->wait_opt = QWAIT_RECV;
+    lmk_wait_prioq_locked(&q->waiters, LMK_WAIT_PRIOQ, &q->waiters, timeout);
+    lm_port_irq_unlock(s);
+    return cur->wait_status;
+}
+
+lm_status_t lm_queue_peek(const lm_queue_t *q, void *buf, size_t size)
+{
+    LMK_CHECK_OBJ(q, LM_MAGIC_QUEUE);
+    LMK_CHECK(buf != NULL, LM_ERR_PARAM);
+    LMK_CHECK(size == q->msg_size, LM_ERR_SIZE);
+    lm_irqstate_t s = lm_port_irq_lock();
+    lm_status_t st = LM_ERR_WOULD_BLOCK;
+    if (q->count != 0u) {
+        memcpy(buf, q->buffer + (size_t)q->head * q->msg_size, q->msg_size);
+        st = LM_OK;
+    }
+    lm_port_irq_unlock(s);
+    return st;
+}
+
+/* Context: thread, isr. Cost: O(1) masked, then one masked step per
+ * admitted sender (R9.2). */
+lm_status_t lm_queue_flush(lm_queue_t *q)
+{
+    LMK_CHECK_OBJ(q, LM_MAGIC_QUEUE);
+    lm_irqstate_t s = lm_port_irq_lock();
+    q->count = 0;
+    q->head = 0;
+    lm_port_irq_unlock(s);
+    for (;;) {
+        s = lm_port_irq_lock();
+        bool more = q->count < q->capacity && admit_sender_locked(q);
+        lm_port_irq_unlock(s);
+        if (!more) {
+            return LM_OK;
+        }
+    }
+}
+
+lm_status_t lm_queue_delete(lm_queue_t *q)
+{
+    LMK_CHECK_OBJ(q, LM_MAGIC_QUEUE);
+    lm_irqstate_t s = lm_port_irq_lock();
+#if LM_CFG_ARG_CHECKS
+    q->magic = 0u;
+#endif
+    lm_port_irq_unlock(s);
+    lmk_wake_all_stepwise(&q->waiters, LM_ERR_DELETED);
+    return LM_OK;
+}
+
+lm_status_t lm_queue_count(const lm_queue_t *q, uint32_t *count)
+{
+    LMK_CHECK_OBJ(q, LM_MAGIC_QUEUE);
+    LMK_CHECK(count != NULL, LM_ERR_PARAM);
+    *count = q->count;
+    return LM_OK;
+}
+
+#endif /* LM_CFG_QUEUE */

@@ -1,0 +1,77 @@
+/* Counting semaphores. Every operation is O(1); see prioq.h. */
+#include "lmk.h"
+
+#if LM_CFG_SEM
+
+lm_status_t lm_sem_create(lm_sem_t *s, uint32_t initial, uint32_t max)
+{
+    LMK_CHECK(s != NULL, LM_ERR_PARAM);
+    LMK_CHECK(max != 0u && initial <= max, LM_ERR_PARAM);
+    lmk_prioq_init(&s->waiters);
+    s->count = initial;
+    s->max = max;
+#if LM_CFG_ARG_CHECKS
+    s->magic = LM_MAGIC_SEM;
+#endif
+    return LM_OK;
+}
+
+lm_status_t lm_sem_delete(lm_sem_t *s)
+{
+    LMK_CHECK_OBJ(s, LM_MAGIC_SEM);
+    lm_irqstate_t st = lm_port_irq_lock();
+#if LM_CFG_ARG_CHECKS
+    s->magic = 0u; /* new calls fail from here on (R9.1) */
+#endif
+    lm_port_irq_unlock(st);
+    lmk_wake_all_stepwise(&s->waiters, LM_ERR_DELETED);
+    return LM_OK;
+}
+
+/* Context: thread; isr with LM_NO_WAIT. Lock: taken. Cost: O(1). */
+lm_status_t lm_sem_take(lm_sem_t *s, lm_tick_t timeout)
+{
+    LMK_CHECK_OBJ(s, LM_MAGIC_SEM);
+    LMK_CHECK(lmk_timeout_valid(timeout), LM_ERR_PARAM);
+    lm_irqstate_t st = lm_port_irq_lock();
+    if (s->count != 0u) {
+        s->count--;
+        lm_port_irq_unlock(st);
+        return LM_OK;
+    }
+    lm_status_t r = lmk_wait_allowed(timeout);
+    if (r != LM_OK) {
+        lm_port_irq_unlock(st);
+        return r;
+    }
+    lmk_wait_prioq_locked(&s->waiters, LMK_WAIT_PRIOQ, &s->waiters, timeout);
+    lm_port_irq_unlock(st);
+    return lmk.current->wait_status;
+}
+
+/* Context: thread, isr. Lock: taken. Cost: O(1). */
+lm_status_t lm_sem_give(lm_sem_t *s)
+{
+    LMK_CHECK_OBJ(s, LM_MAGIC_SEM);
+    lm_irqstate_t st = lm_port_irq_lock();
+    lm_status_t r = LM_OK;
+    if (lmk_wake_first_locked(&s->waiters, LM_OK) == NULL) {
+        if (s->count == s->max) {
+            r = LM_ERR_OVERFLOW;
+        } else {
+            s->count++;
+        }
+    }
+    lm_port_irq_unlock(st);
+    return r;
+}
+
+lm_status_t lm_sem_count(const lm_sem_t *s, uint32_t *count)
+{
+    LMK_CHECK_OBJ(s, LM_MAGIC_SEM);
+    LMK_CHECK(count != NULL, LM_ERR_PARAM);
+    *count = s->count;
+    return LM_OK;
+}
+
+#endif /* LM_CFG_SEM */

@@ -1,0 +1,399 @@
+/* Threads: life cycle, suspension, sleep, relinquish, priorities. */
+#include <string.h>
+#include "lmk.h"
+
+#define STACK_FILL 0xA5u
+
+#if defined(__SANITIZE_ADDRESS__)
+/* The watermark reads and fills whole stacks, red zones of old frames
+ * included; those bytes are the kernel's to read, not an overflow. */
+#define LMK_NO_ASAN __attribute__((no_sanitize_address))
+#else
+#define LMK_NO_ASAN
+#endif
+
+void lm_thread_attr_init(lm_thread_attr_t *attr)
+{
+    if (attr == NULL) {
+        return;
+    }
+    memset(attr, 0, sizeof *attr);
+    attr->priority = (uint16_t)(LM_CFG_PRIORITIES / 2);
+    attr->threshold = LM_THRESHOLD_NONE;
+}
+
+static bool thread_live(const lm_thread_t *t)
+{
+    return t->state != LM_THREAD_INACTIVE && t->state != LM_THREAD_TERMINATED;
+}
+
+/* Context: thread or before start. Lock: none (t is in no list). Cost: O(1). */
+lm_status_t lm_thread_create(lm_thread_t *t, const lm_thread_attr_t *attr)
+{
+    LMK_CHECK(t != NULL && attr != NULL, LM_ERR_PARAM);
+    LMK_CHECK(attr->entry != NULL && attr->stack != NULL, LM_ERR_PARAM);
+    LMK_CHECK(((uintptr_t)attr->stack & (LM_PORT_STACK_ALIGN - 1u)) == 0u, LM_ERR_PARAM);
+    LMK_CHECK(attr->stack_size >= LM_PORT_MIN_STACK, LM_ERR_PARAM);
+    LMK_CHECK(attr->priority < LM_CFG_PRIORITIES, LM_ERR_PRIORITY);
+    LMK_CHECK(attr->threshold == LM_THRESHOLD_NONE || attr->threshold <= attr->priority,
+              LM_ERR_PRIORITY);
+    LMK_CHECK(attr->time_slice <= LM_TICK_MAX_TIMEOUT, LM_ERR_PARAM);
+    LMK_CHECK(!lm_port_in_isr(), LM_ERR_ISR);
+#if LM_CFG_ARG_CHECKS
+    if (t->magic == LM_MAGIC_THREAD && thread_live(t)) {
+        return LM_ERR_STATE;
+    }
+#endif
+    memset(t, 0, sizeof *t);
+    t->base_prio = attr->priority;
+    t->prio = attr->priority;
+    t->threshold = (attr->threshold == LM_THRESHOLD_NONE) ? attr->priority : attr->threshold;
+    t->preempt_limit = t->threshold;
+    t->state = LM_THREAD_INACTIVE;
+    t->time_slice = attr->time_slice;
+    t->entry = attr->entry;
+    t->arg = attr->arg;
+    t->stack = attr->stack;
+    t->stack_size = attr->stack_size & ~(size_t)(LM_PORT_STACK_ALIGN - 1u);
+    t->name = attr->name;
+    lmk_list_init(&t->held);
+#if LM_CFG_ARG_CHECKS
+    t->magic = LM_MAGIC_THREAD;
+#endif
+    return LM_OK;
+}
+
+#if LM_CFG_STACK_WATERMARK
+LMK_NO_ASAN static void stack_fill(uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        p[i] = STACK_FILL;
+    }
+}
+#endif
+
+/* Context: thread, isr. Lock: taken. Cost: O(stack) with the watermark. */
+lm_status_t lm_thread_start(lm_thread_t *t)
+{
+    LMK_CHECK_OBJ(t, LM_MAGIC_THREAD);
+    if (thread_live(t)) {
+        return LM_ERR_STATE;
+    }
+#if LM_CFG_STACK_WATERMARK
+    stack_fill((uint8_t *)t->stack, t->stack_size);
+#endif
+    lm_port_stack_init(t);
+    lm_irqstate_t s = lm_port_irq_lock();
+    t->prio = t->base_prio;
+    t->preempt_limit = (uint16_t)lmk_min_prio(t->threshold, t->prio);
+    t->slice_left = t->time_slice;
+    t->yielded = 0u;
+    t->suspended = 0u;
+    t->wait_kind = LMK_WAIT_NONE;
+    t->state = LM_THREAD_READY;
+    lmk_list_init(&t->held);
+    lmk_ready_insert_locked(t);
+    lm_port_irq_unlock(s);
+    return LM_OK;
+}
+
+/* End t wherever it is. Lock: held. Cost: O(mutexes owned x chain depth). */
+static void thread_end_locked(lm_thread_t *t)
+{
+    switch (t->state) {
+    case LM_THREAD_READY:
+        if (t == lmk.current) {
+            lmk_sched_stop_current_locked(LM_THREAD_TERMINATED);
+            lmk.sched_lock = 0u; /* R6.4: an ending thread drops the lock */
+        } else {
+            lmk_ready_remove_locked(t);
+        }
+        break;
+    case LM_THREAD_BLOCKED:
+    case LM_THREAD_SLEEPING:
+        lmk_wait_unlink_locked(t);
+        break;
+    default:
+        break;
+    }
+    t->state = LM_THREAD_TERMINATED;
+    t->suspended = 0u;
+#if LM_CFG_MUTEX
+    lmk_mutex_release_all_locked(t); /* R5.6 */
+#endif
+}
+
+static lm_status_t thread_stop_checks(const lm_thread_t *t)
+{
+    if (t == &lmk_idle_thread) {
+        return LM_ERR_STATE;
+    }
+    if (t == lmk.current && lmk.sched_lock != 0u && lm_port_in_isr()) {
+        return LM_ERR_LOCKED;
+    }
+    return LM_OK;
+}
+
+lm_status_t lm_thread_terminate(lm_thread_t *t)
+{
+    LMK_CHECK_OBJ(t, LM_MAGIC_THREAD);
+    lm_irqstate_t s = lm_port_irq_lock();
+    lm_status_t st = thread_stop_checks(t);
+    if (st == LM_OK && !thread_live(t)) {
+        st = LM_ERR_STATE;
+    }
+    if (st == LM_OK) {
+        thread_end_locked(t);
+    }
+    lm_port_irq_unlock(s);
+    return st; /* not reached when t is the calling thread */
+}
+
+lm_status_t lm_thread_delete(lm_thread_t *t)
+{
+    LMK_CHECK_OBJ(t, LM_MAGIC_THREAD);
+    lm_irqstate_t s = lm_port_irq_lock();
+    lm_status_t st = thread_stop_checks(t);
+    if (st == LM_OK) {
+        if (thread_live(t)) {
+            thread_end_locked(t);
+        }
+#if LM_CFG_ARG_CHECKS
+        t->magic = 0u;
+#endif
+    }
+    lm_port_irq_unlock(s);
+    return st;
+}
+
+_Noreturn void lmk_thread_exit(void)
+{
+    (void)lm_thread_terminate(lmk.current);
+    lm_fatal(LM_FATAL_PORT, "a terminated thread ran again");
+}
+
+lm_status_t lm_thread_suspend(lm_thread_t *t)
+{
+    LMK_CHECK_OBJ(t, LM_MAGIC_THREAD);
+    lm_irqstate_t s = lm_port_irq_lock();
+    lm_status_t st = LM_OK;
+    switch (t->state) {
+    case LM_THREAD_READY:
+        if (t == &lmk_idle_thread) {
+            st = LM_ERR_STATE;
+        } else if (t == lmk.current) {
+            if (lmk.sched_lock != 0u) {
+                st = LM_ERR_LOCKED;
+            } else {
+                lmk_sched_stop_current_locked(LM_THREAD_SUSPENDED);
+            }
+        } else {
+            lmk_ready_remove_locked(t);
+            t->state = LM_THREAD_SUSPENDED;
+        }
+        break;
+    case LM_THREAD_BLOCKED:
+    case LM_THREAD_SLEEPING:
+        if (t->suspended != 0u) {
+            st = LM_ERR_STATE;
+        } else {
+            t->suspended = 1u; /* R5.5 */
+        }
+        break;
+    default:
+        st = LM_ERR_STATE;
+        break;
+    }
+    lm_port_irq_unlock(s);
+    return st;
+}
+
+lm_status_t lm_thread_resume(lm_thread_t *t)
+{
+    LMK_CHECK_OBJ(t, LM_MAGIC_THREAD);
+    lm_irqstate_t s = lm_port_irq_lock();
+    lm_status_t st = LM_OK;
+    if (t->state == LM_THREAD_SUSPENDED) {
+        t->state = LM_THREAD_READY;
+        lmk_ready_insert_locked(t);
+    } else if ((t->state == LM_THREAD_BLOCKED || t->state == LM_THREAD_SLEEPING) &&
+               t->suspended != 0u) {
+        t->suspended = 0u;
+    } else {
+        st = LM_ERR_STATE;
+    }
+    lm_port_irq_unlock(s);
+    return st;
+}
+
+lm_status_t lm_thread_sleep(lm_tick_t ticks)
+{
+    LMK_CHECK(lmk_timeout_valid(ticks), LM_ERR_PARAM);
+    if (ticks == 0u) {
+        return LM_OK;
+    }
+    lm_status_t st = lmk_wait_allowed(ticks);
+    if (st != LM_OK) {
+        return st;
+    }
+    lm_irqstate_t s = lm_port_irq_lock();
+    lmk_block_current_locked(LMK_WAIT_SLEEP, NULL, ticks);
+    lm_port_irq_unlock(s);
+    return lmk.current->wait_status;
+}
+
+/* Context: thread. Lock: taken. Cost: O(1). R2.3, R3.3. */
+lm_status_t lm_thread_yield(void)
+{
+    if (lm_port_in_isr()) {
+        return LM_ERR_ISR;
+    }
+    if (lmk.sched_lock != 0u) {
+        return LM_ERR_LOCKED;
+    }
+    lm_irqstate_t s = lm_port_irq_lock();
+    lm_thread_t *cur = lmk.current;
+    if (cur != &lmk_idle_thread) {
+        unsigned best = lmk_prioq_best_prio(&lmk.ready);
+        bool peer = lmk_prioq_has_peer(&lmk.ready, cur->prio);
+        if (peer) {
+            lmk_prioq_rotate(&lmk.ready, cur->prio);
+        }
+        /* Anyone to give the CPU to: an equal, or one the threshold held back. */
+        if (peer || best < cur->prio) {
+            cur->yielded = 1u;
+            lm_port_switch_pend();
+        }
+    }
+    lm_port_irq_unlock(s);
+    return LM_OK;
+}
+
+lm_status_t lm_thread_set_priority(lm_thread_t *t, unsigned priority)
+{
+    LMK_CHECK_OBJ(t, LM_MAGIC_THREAD);
+    LMK_CHECK(priority < LM_CFG_PRIORITIES, LM_ERR_PRIORITY);
+    if (t == &lmk_idle_thread) {
+        return LM_ERR_STATE;
+    }
+    lm_irqstate_t s = lm_port_irq_lock();
+    t->base_prio = (uint16_t)priority;
+    if (t->threshold > priority) {
+        t->threshold = (uint16_t)priority; /* R4.5 */
+    }
+    if (thread_live(t)) {
+#if LM_CFG_MUTEX
+        lmk_prio_update_locked(t);
+#else
+        lmk_thread_move_prio_locked(t, priority);
+#endif
+    } else {
+        t->prio = (uint16_t)priority;
+    }
+    t->preempt_limit = (uint16_t)lmk_min_prio(t->threshold, t->prio);
+    if (t == lmk.current) {
+        lmk_sched_check_locked();
+    }
+    lm_port_irq_unlock(s);
+    return LM_OK;
+}
+
+lm_status_t lm_thread_set_threshold(lm_thread_t *t, unsigned threshold)
+{
+    LMK_CHECK_OBJ(t, LM_MAGIC_THREAD);
+    if (threshold == LM_THRESHOLD_NONE) {
+        threshold = t->base_prio;
+    }
+    LMK_CHECK(threshold < LM_CFG_PRIORITIES && threshold <= t->base_prio, LM_ERR_PRIORITY);
+    if (t == &lmk_idle_thread) {
+        return LM_ERR_STATE;
+    }
+    lm_irqstate_t s = lm_port_irq_lock();
+    t->threshold = (uint16_t)threshold;
+    t->preempt_limit = (uint16_t)lmk_min_prio(t->threshold, t->prio);
+    if (t == lmk.current) {
+        lmk_sched_check_locked(); /* R4.6: a lowered threshold may let one in */
+    }
+    lm_port_irq_unlock(s);
+    return LM_OK;
+}
+
+lm_status_t lm_thread_wait_abort(lm_thread_t *t)
+{
+    LMK_CHECK_OBJ(t, LM_MAGIC_THREAD);
+    lm_irqstate_t s = lm_port_irq_lock();
+    lm_status_t st = LM_OK;
+    if (t->state == LM_THREAD_BLOCKED || t->state == LM_THREAD_SLEEPING) {
+        lmk_wait_end_locked(t, LM_ERR_ABORTED);
+    } else {
+        st = LM_ERR_STATE;
+    }
+    lm_port_irq_unlock(s);
+    return st;
+}
+
+lm_thread_t *lm_thread_self(void)
+{
+    return lmk.current;
+}
+
+lm_thread_state_t lm_thread_state(const lm_thread_t *t)
+{
+    return (lm_thread_state_t)t->state;
+}
+
+unsigned lm_thread_priority(const lm_thread_t *t)
+{
+    return t->prio;
+}
+
+unsigned lm_thread_base_priority(const lm_thread_t *t)
+{
+    return t->base_prio;
+}
+
+unsigned lm_thread_threshold(const lm_thread_t *t)
+{
+    return t->threshold;
+}
+
+const char *lm_thread_name(const lm_thread_t *t)
+{
+    return t->name != NULL ? t->name : "";
+}
+
+LMK_NO_ASAN static size_t stack_untouched(const uint8_t *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && p[i] == STACK_FILL) {
+        i++;
+    }
+    return i;
+}
+
+lm_status_t lm_thread_stack_unused(const lm_thread_t *t, size_t *unused)
+{
+    LMK_CHECK_OBJ(t, LM_MAGIC_THREAD);
+    LMK_CHECK(unused != NULL, LM_ERR_PARAM);
+#if LM_CFG_STACK_WATERMARK
+    /* Stacks grow down on every supported port: the untouched bytes are at
+     * the low end. */
+    *unused = stack_untouched((const uint8_t *)t->stack, t->stack_size);
+    return LM_OK;
+#else
+    *unused = 0;
+    return LM_ERR_STATE;
+#endif
+}
+
+#if LM_CFG_STATS
+lm_status_t lm_thread_stats(const lm_thread_t *t, lm_thread_stats_t *out)
+{
+    LMK_CHECK_OBJ(t, LM_MAGIC_THREAD);
+    LMK_CHECK(out != NULL, LM_ERR_PARAM);
+    lm_irqstate_t s = lm_port_irq_lock();
+    *out = t->stats;
+    lm_port_irq_unlock(s);
+    return LM_OK;
+}
+#endif

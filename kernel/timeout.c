@@ -1,0 +1,233 @@
+/*
+ * Time: the tick, time-slices and the timeout wheel.
+ *
+ * The wheel has LM_CFG_TIMER_WHEEL_SLOTS slots; a timeout due at tick d sits
+ * in slot d % slots, in a doubly linked list, so arming and cancelling are
+ * O(1) whatever the number of armed timeouts. A bitmap marks busy slots.
+ *
+ * The tick interrupt only advances the clock and the running thread's
+ * time-slice (O(1)). Expiry runs later, in the context-switch handler at the
+ * lowest interrupt priority, as a sequence of masked steps of O(1) each:
+ *
+ *     step A  move the next unvisited slot onto the `expiring` list (splice)
+ *     step B  take one node off `expiring`: wake its thread or fire its
+ *             timer if due, else put it back in its slot (a later round)
+ *
+ * Interrupts are unmasked between steps, so the longest time the kernel
+ * holds off an interrupt is one step, whether 1 or 100 timeouts expire on
+ * the same tick (R9.4, seed 003). Total work is O(expiring + slot occupants).
+ *
+ *        slot[0] slot[1] ... slot[k] ... slot[N-1]
+ *                               |  splice (step A)
+ *                               v
+ *                           expiring --> one node per step (step B)
+ */
+#include <string.h>
+#include "lmk.h"
+
+#define WHEEL_SLOTS ((lm_tick_t)LM_CFG_TIMER_WHEEL_SLOTS)
+#define WHEEL_MASK (WHEEL_SLOTS - 1u)
+#define WHEEL_WORDS ((LM_CFG_TIMER_WHEEL_SLOTS + 31) / 32)
+
+static struct {
+    struct lm_dnode slot[LM_CFG_TIMER_WHEEL_SLOTS];
+    uint32_t busy[WHEEL_WORDS];  /* bit i: slot[i] not empty */
+    struct lm_dnode expiring;    /* nodes taken from visited slots */
+    lm_tick_t done;              /* slots of ticks up to `done` visited */
+    uint32_t armed;              /* armed timeouts, wherever they sit */
+    bool work;                   /* deferred work requested */
+} wheel;
+
+static inline bool slot_busy(lm_tick_t i)
+{
+    return (wheel.busy[i / 32u] & (1u << (i % 32u))) != 0u;
+}
+
+/* Is tick a at or after tick b (wrap-safe)? */
+static inline bool tick_reached(lm_tick_t a, lm_tick_t b)
+{
+    return (int32_t)(a - b) >= 0;
+}
+
+void lmk_timeout_init(void)
+{
+    for (unsigned i = 0; i < LM_CFG_TIMER_WHEEL_SLOTS; i++) {
+        lmk_list_init(&wheel.slot[i]);
+    }
+    memset(wheel.busy, 0, sizeof wheel.busy);
+    lmk_list_init(&wheel.expiring);
+    wheel.done = lmk.now;
+    wheel.armed = 0;
+    wheel.work = false;
+}
+
+/* Put `to` where its deadline will be seen: its slot, or the expiring list
+ * if that slot has been visited for this deadline already. O(1). */
+static void wheel_insert(struct lm_timeout *to)
+{
+    if (tick_reached(wheel.done, to->deadline)) {
+        lmk_list_push_back(&wheel.expiring, &to->link);
+        wheel.work = true;
+        return;
+    }
+    lm_tick_t i = to->deadline & WHEEL_MASK;
+    lmk_list_push_back(&wheel.slot[i], &to->link);
+    wheel.busy[i / 32u] |= 1u << (i % 32u);
+}
+
+/* Context: any. Lock: held. Cost: O(1). */
+void lmk_timeout_arm_locked(struct lm_timeout *to, lm_tick_t ticks)
+{
+    LM_ASSERT(!lmk_timeout_armed(to));
+    to->deadline = lmk.now + ticks;
+    wheel_insert(to);
+    wheel.armed++;
+}
+
+/* Context: any. Lock: held. Cost: O(1). */
+void lmk_timeout_cancel_locked(struct lm_timeout *to)
+{
+    if (!lmk_timeout_armed(to)) {
+        return;
+    }
+    lmk_list_remove(&to->link);
+    lm_tick_t i = to->deadline & WHEEL_MASK;
+    /* The node was in slot i or on `expiring`; either way an empty slot i
+     * must not stay marked busy. */
+    if (lmk_list_empty(&wheel.slot[i])) {
+        wheel.busy[i / 32u] &= ~(1u << (i % 32u));
+    }
+    wheel.armed--;
+}
+
+/* Context: tick interrupt. Lock: taken. Blocks: no. Cost: O(1). */
+void lmk_tick_announce(lm_tick_t n)
+{
+    lm_irqstate_t s = lm_port_irq_lock();
+    lmk.now += n;
+#if LM_CFG_STATS
+    lmk.stats.ticks += n;
+#endif
+    /* R2.4: the running thread's time-slice. */
+    lm_thread_t *cur = lmk.current;
+    if (cur->time_slice != 0u && cur->state == LM_THREAD_READY && lmk.started) {
+        if (cur->slice_left > n) {
+            cur->slice_left -= n;
+        } else if (lmk.sched_lock != 0u) {
+            cur->slice_left = 1u; /* R6.3: expires at the first tick after unlock */
+        } else {
+            cur->slice_left = cur->time_slice;
+            lmk_ready_remove_locked(cur);
+            lmk_prioq_push_back(&lmk.ready, &cur->qlink, cur->prio);
+            cur->yielded = 1u;
+#if LM_CFG_STATS
+            lmk.stats.slice_expiries++;
+            cur->stats.slice_expiries++;
+#endif
+            lm_port_switch_pend();
+        }
+    }
+    /* Expiry work is deferred; the common tick with nothing due ends here. */
+    if (wheel.armed != 0u || !lmk_list_empty(&wheel.expiring)) {
+        if (n == 1u && wheel.done == lmk.now - 1u && !wheel.work &&
+            !slot_busy(lmk.now & WHEEL_MASK)) {
+            wheel.done = lmk.now;
+        } else {
+            wheel.work = true;
+            lm_port_switch_pend();
+        }
+    } else {
+        wheel.done = lmk.now;
+    }
+    lm_port_irq_unlock(s);
+}
+
+bool lmk_timeout_work_pending(void)
+{
+    return wheel.work;
+}
+
+/* One masked step of expiry work. Returns false when nothing is left.
+ * Context: switch handler. Lock: held on entry; released on return
+ * (a timer callback runs after the release). Cost: O(1). */
+static bool timeout_step(lm_irqstate_t s)
+{
+    struct lm_dnode *n = lmk_list_pop_front(&wheel.expiring);
+    if (n != NULL) {
+        struct lm_timeout *to = LMK_CONTAINER_OF(n, struct lm_timeout, link);
+        if (!tick_reached(lmk.now, to->deadline)) {
+            wheel_insert(to); /* due in a later revolution */
+            lm_port_irq_unlock(s);
+            return true;
+        }
+        wheel.armed--;
+#if LM_CFG_TIMER
+        if (to->is_timer != 0u) {
+            lm_timer_t *tm = LMK_CONTAINER_OF(to, lm_timer_t, timeout);
+            lm_timer_fn_t fn = tm->fn;
+            void *arg = tm->arg;
+            if (tm->period != 0u) {
+                to->deadline += tm->period; /* no drift (R10.2) */
+                wheel_insert(to);
+                wheel.armed++;
+            } else {
+                tm->active = 0u;
+            }
+            lm_port_irq_unlock(s);
+            fn(arg); /* lock not held: see limen/timer.h */
+            return true;
+        }
+#endif
+        lm_thread_t *t = LMK_CONTAINER_OF(to, lm_thread_t, timeout);
+        lmk_wait_end_locked(t, t->wait_kind == LMK_WAIT_SLEEP ? LM_OK : LM_ERR_TIMEOUT);
+        lm_port_irq_unlock(s);
+        return true;
+    }
+    if (wheel.done != lmk.now) {
+        if (wheel.armed == 0u) {
+            wheel.done = lmk.now; /* nothing anywhere: skip the empty slots */
+        } else {
+            wheel.done++;
+            lm_tick_t i = wheel.done & WHEEL_MASK;
+            if (slot_busy(i)) {
+                lmk_list_splice_back(&wheel.expiring, &wheel.slot[i]);
+                wheel.busy[i / 32u] &= ~(1u << (i % 32u));
+            }
+        }
+        lm_port_irq_unlock(s);
+        return true;
+    }
+    wheel.work = false;
+    lm_port_irq_unlock(s);
+    return false;
+}
+
+/* Context: switch handler (interrupt context, lowest priority).
+ * Lock: not held; one masked step at a time. */
+void lmk_timeout_process(void)
+{
+    while (timeout_step(lm_port_irq_lock())) {
+    }
+}
+
+/* Context: idle (port). Lock: any. Cost: O(slots). */
+lm_tick_t lmk_ticks_to_next_event(void)
+{
+    if (wheel.armed == 0u) {
+        return LM_WAIT_FOREVER;
+    }
+    if (wheel.work || wheel.done != lmk.now || !lmk_list_empty(&wheel.expiring)) {
+        return 0;
+    }
+    for (lm_tick_t d = 1; d <= WHEEL_SLOTS; d++) {
+        if (slot_busy((lmk.now + d) & WHEEL_MASK)) {
+            return d;
+        }
+    }
+    return WHEEL_SLOTS; /* unreachable while armed != 0 */
+}
+
+lm_tick_t lm_tick_now(void)
+{
+    return lmk.now;
+}

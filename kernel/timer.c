@@ -1,0 +1,70 @@
+/* Software timers on the timeout wheel; expiry runs in timeout.c. */
+#include "lmk.h"
+
+#if LM_CFG_TIMER
+
+lm_status_t lm_timer_create(lm_timer_t *tm, lm_timer_fn_t fn, void *arg)
+{
+    LMK_CHECK(tm != NULL && fn != NULL, LM_ERR_PARAM);
+    tm->timeout.link.next = NULL;
+    tm->timeout.link.prev = NULL;
+    tm->timeout.deadline = 0;
+    tm->timeout.is_timer = 1u;
+    tm->fn = fn;
+    tm->arg = arg;
+    tm->period = 0;
+    tm->active = 0;
+#if LM_CFG_ARG_CHECKS
+    tm->magic = LM_MAGIC_TIMER;
+#endif
+    return LM_OK;
+}
+
+lm_status_t lm_timer_start(lm_timer_t *tm, lm_tick_t delay, lm_tick_t period)
+{
+    LMK_CHECK_OBJ(tm, LM_MAGIC_TIMER);
+    LMK_CHECK(delay != 0u && delay <= LM_TICK_MAX_TIMEOUT, LM_ERR_PARAM);
+    LMK_CHECK(period <= LM_TICK_MAX_TIMEOUT, LM_ERR_PARAM);
+    lm_irqstate_t s = lm_port_irq_lock();
+    lmk_timeout_cancel_locked(&tm->timeout);
+    tm->period = period;
+    tm->active = 1u;
+    lmk_timeout_arm_locked(&tm->timeout, delay);
+    lm_port_irq_unlock(s);
+    return LM_OK;
+}
+
+lm_status_t lm_timer_stop(lm_timer_t *tm)
+{
+    LMK_CHECK_OBJ(tm, LM_MAGIC_TIMER);
+    lm_irqstate_t s = lm_port_irq_lock();
+    lm_status_t st = LM_OK;
+    if (tm->active == 0u) {
+        st = LM_ERR_STATE;
+    } else {
+        lmk_timeout_cancel_locked(&tm->timeout);
+        tm->active = 0u;
+    }
+    lm_port_irq_unlock(s);
+    return st;
+}
+
+lm_status_t lm_timer_delete(lm_timer_t *tm)
+{
+    LMK_CHECK_OBJ(tm, LM_MAGIC_TIMER);
+    lm_irqstate_t s = lm_port_irq_lock();
+    lmk_timeout_cancel_locked(&tm->timeout);
+    tm->active = 0u;
+#if LM_CFG_ARG_CHECKS
+    tm->magic = 0u;
+#endif
+    lm_port_irq_unlock(s);
+    return LM_OK;
+}
+
+bool lm_timer_active(const lm_timer_t *tm)
+{
+    return tm != NULL && tm->active != 0u;
+}
+
+#endif /* LM_CFG_TIMER */

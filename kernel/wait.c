@@ -1,0 +1,139 @@
+/*
+ * Waiting and waking: the one protocol every blocking object uses.
+ *
+ * A thread blocks by leaving the ready queue, joining its object's wait
+ * queue and arming its timeout, all under the kernel lock; the switch itself
+ * happens when the caller releases the lock. Whoever ends the wait (a give,
+ * a timeout, a deletion, an abort) does so under the lock, removes the thread
+ * from every structure and writes its status, so exactly one of them wins
+ * (R8.1) and the others find the thread no longer waiting.
+ */
+#include "lmk.h"
+
+/* Context: any. Lock: any. Cost: O(1). */
+lm_status_t lmk_wait_allowed(lm_tick_t timeout)
+{
+    if (timeout == LM_NO_WAIT) {
+        return LM_ERR_WOULD_BLOCK;
+    }
+    if (lm_port_in_isr()) {
+        return LM_ERR_ISR;
+    }
+    if (!lmk.started || lmk.current == &lmk_idle_thread) {
+        return LM_ERR_STATE;
+    }
+    if (lmk.sched_lock != 0u) {
+        return LM_ERR_LOCKED; /* R6.1 */
+    }
+    return LM_OK;
+}
+
+/* Context: thread. Lock: held. Blocks: when the caller unlocks. Cost: O(1). */
+void lmk_block_current_locked(uint8_t kind, void *obj, lm_tick_t timeout)
+{
+    lm_thread_t *cur = lmk.current;
+    cur->wait_kind = kind;
+    cur->wait_obj = obj;
+    cur->wait_status = LM_OK;
+    lmk_sched_stop_current_locked(kind == LMK_WAIT_SLEEP ? LM_THREAD_SLEEPING
+                                                         : LM_THREAD_BLOCKED);
+    if (timeout != LM_WAIT_FOREVER) {
+        lmk_timeout_arm_locked(&cur->timeout, timeout);
+    }
+}
+
+/* Context: thread. Lock: held. Blocks: when the caller unlocks. Cost: O(1). */
+void lmk_wait_prioq_locked(struct lm_prioq *wq, uint8_t kind, void *obj,
+                           lm_tick_t timeout)
+{
+    lm_thread_t *cur = lmk.current;
+    lmk_block_current_locked(kind, obj, timeout);
+    lmk_prioq_push_back(wq, &cur->qlink, cur->prio);
+}
+
+/* The wait of t (already unlinked from its wait queue) is over.
+ * Context: any. Lock: held. Cost: O(1). */
+void lmk_wait_finish_locked(lm_thread_t *t, lm_status_t status)
+{
+    lmk_timeout_cancel_locked(&t->timeout);
+    t->wait_status = status;
+    t->wait_kind = LMK_WAIT_NONE;
+    if (t->suspended != 0u) {
+        t->suspended = 0u; /* R5.5: a suspension asked during the wait */
+        t->state = LM_THREAD_SUSPENDED;
+    } else {
+        t->state = LM_THREAD_READY;
+        lmk_ready_insert_locked(t);
+    }
+}
+
+/* Unlink t from whatever it waits on, without waking it.
+ * Context: any. Lock: held. Cost: O(1), or O(chain depth) for a mutex. */
+void lmk_wait_unlink_locked(lm_thread_t *t)
+{
+    switch (t->wait_kind) {
+    case LMK_WAIT_PRIOQ:
+        lmk_prioq_remove((struct lm_prioq *)t->wait_obj, &t->qlink, t->prio);
+        break;
+#if LM_CFG_MUTEX
+    case LMK_WAIT_MUTEX: {
+        lm_mutex_t *m = (lm_mutex_t *)t->wait_obj;
+        lmk_prioq_remove(&m->waiters, &t->qlink, t->prio);
+        t->wait_kind = LMK_WAIT_NONE;
+        lmk_mutex_waiter_left_locked(m);
+        break;
+    }
+#endif
+#if LM_CFG_FLAGS
+    case LMK_WAIT_FLAGS:
+        lmk_list_remove(&t->qlink);
+        break;
+#endif
+    default:
+        break;
+    }
+    t->wait_kind = LMK_WAIT_NONE;
+    lmk_timeout_cancel_locked(&t->timeout);
+}
+
+/* Context: any. Lock: held. Cost: O(1), or O(chain depth) for a mutex. */
+void lmk_wait_end_locked(lm_thread_t *t, lm_status_t status)
+{
+    lmk_wait_unlink_locked(t);
+    lmk_wait_finish_locked(t, status);
+}
+
+/* Context: any. Lock: held. Cost: O(1). */
+lm_thread_t *lmk_first_waiter(const struct lm_prioq *wq)
+{
+    struct lm_dnode *n = lmk_prioq_first(wq);
+    return (n != NULL) ? LMK_CONTAINER_OF(n, lm_thread_t, qlink) : NULL;
+}
+
+/* Context: any. Lock: held. Cost: O(1). */
+lm_thread_t *lmk_wake_first_locked(struct lm_prioq *wq, lm_status_t status)
+{
+    lm_thread_t *t = lmk_first_waiter(wq);
+    if (t != NULL) {
+        lmk_prioq_remove(wq, &t->qlink, t->prio);
+        lmk_wait_finish_locked(t, status);
+    }
+    return t;
+}
+
+/* Context: thread or isr. Lock: NOT held; taken once per waiter.
+ * Cost: O(1) per masked step (O(chain depth) for a mutex), O(waiters) total.
+ * Between steps, other contexts see some waiters woken and some not (R9.1). */
+void lmk_wake_all_stepwise(struct lm_prioq *wq, lm_status_t status)
+{
+    for (;;) {
+        lm_irqstate_t s = lm_port_irq_lock();
+        lm_thread_t *t = lmk_first_waiter(wq);
+        if (t == NULL) {
+            lm_port_irq_unlock(s);
+            return;
+        }
+        lmk_wait_end_locked(t, status);
+        lm_port_irq_unlock(s);
+    }
+}

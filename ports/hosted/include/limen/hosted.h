@@ -1,0 +1,62 @@
+/*
+ * Simulation controls of the hosted port (tests and examples only).
+ *
+ * Virtual time advances only when the program says so: when every thread is
+ * idle the clock jumps to the next deadline, and lm_hosted_work() lets the
+ * running thread consume ticks of CPU time (so time-slicing can be tested).
+ * The same program therefore produces the same events, bit for bit.
+ *
+ * Simulated interrupts run in interrupt context as the kernel sees it
+ * (lm_port_in_isr() is true) at a single priority level: one handler does
+ * not interrupt another, but handlers do interrupt the deferred tick work
+ * and the context-switch handler, which sit at the lowest level as PendSV
+ * does on Cortex-M. Pending interrupts are delivered whenever the kernel
+ * unmasks interrupts outside a handler.
+ */
+#ifndef LIMEN_HOSTED_H
+#define LIMEN_HOSTED_H
+
+#include <stdint.h>
+#include "limen/base.h"
+
+typedef void (*lm_hosted_irq_fn_t)(void *arg);
+
+/* Raise an interrupt now: it runs at once if interrupts are unmasked in
+ * thread context, else at the next unmask outside a handler.
+ * @return 0, or -1 if too many interrupts are pending. */
+int lm_hosted_irq_raise(lm_hosted_irq_fn_t fn, void *arg);
+/* Raise an interrupt when virtual time reaches `tick` (absolute). */
+int lm_hosted_irq_at_tick(lm_tick_t tick, lm_hosted_irq_fn_t fn, void *arg);
+/* Raise an interrupt at the n-th (n >= 1) kernel unmask from now, so a test
+ * can hit every window between the kernel's masked steps. */
+int lm_hosted_irq_at_unmask(uint64_t n, lm_hosted_irq_fn_t fn, void *arg);
+
+/* The running thread computes for `ticks` ticks of virtual time; tick
+ * interrupts (and any time-slice switch) happen as each tick passes. */
+void lm_hosted_work(lm_tick_t ticks);
+
+/* End the simulation now: lm_kernel_start() returns. From a thread. */
+_Noreturn void lm_hosted_stop(void);
+
+/* Unmasks so far (transitions from masked to unmasked). */
+uint64_t lm_hosted_unmask_count(void);
+/* Interrupts delivered so far (tick interrupts included). */
+uint64_t lm_hosted_irq_count(void);
+
+/*
+ * Masked-stretch instrumentation. Code compiled with
+ * -fsanitize-coverage=trace-pc (the `limen_kernel_bbcount` library) reports
+ * every basic block it executes; the port counts those executed while
+ * interrupts are masked, per stretch (lock to unlock). The counts are taken
+ * by the compiler's instrumentation, outside the kernel's data structures.
+ */
+typedef struct lm_hosted_mask_stats {
+    uint64_t stretches;   /* masked stretches ended since the reset */
+    uint64_t max_blocks;  /* longest stretch, in basic blocks */
+    uint64_t last_blocks; /* the last stretch */
+    uint64_t total_blocks;
+} lm_hosted_mask_stats_t;
+void lm_hosted_mask_stats_reset(void);
+void lm_hosted_mask_stats(lm_hosted_mask_stats_t *out);
+
+#endif
