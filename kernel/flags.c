@@ -1,5 +1,5 @@
 /*
- * Event flags. Waiters sit in a FIFO list in arrival order (R6.5). A set ORs
+ * Event flags. Waiters sit in a FIFO list in arrival order (R10.1). A set ORs
  * the bits in, moves every waiter to the `scan` list in one O(1) splice, and
  * then checks one waiter per masked step: satisfied ones are woken (and
  * consume their bits if they asked), the others go back to `waiters`.

@@ -197,7 +197,7 @@ lm_status_t lm_thread_suspend(lm_thread_t *t)
         if (t->suspended != 0u) {
             st = LM_ERR_STATE;
         } else {
-            t->suspended = 1u; /* R5.5 */
+            t->suspended = 1u; /* R11.2 */
         }
         break;
     default:
@@ -215,6 +215,7 @@ lm_status_t lm_thread_resume(lm_thread_t *t)
     lm_status_t st = LM_OK;
     if (t->state == LM_THREAD_SUSPENDED) {
         t->state = LM_THREAD_READY;
+        t->slice_left = t->time_slice; /* R2.6 */
         lmk_ready_insert_locked(t);
     } else if ((t->state == LM_THREAD_BLOCKED || t->state == LM_THREAD_SLEEPING) &&
                t->suspended != 0u) {

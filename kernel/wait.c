@@ -59,10 +59,11 @@ void lmk_wait_finish_locked(lm_thread_t *t, lm_status_t status)
     t->wait_status = status;
     t->wait_kind = LMK_WAIT_NONE;
     if (t->suspended != 0u) {
-        t->suspended = 0u; /* R5.5: a suspension asked during the wait */
+        t->suspended = 0u; /* R11.2: a suspension asked during the wait */
         t->state = LM_THREAD_SUSPENDED;
     } else {
         t->state = LM_THREAD_READY;
+        t->slice_left = t->time_slice; /* R2.6 */
         lmk_ready_insert_locked(t);
     }
 }

@@ -10,7 +10,7 @@
 #define LM_FLAGS_CONSUME 0x2u /* clear the requested bits when satisfied */
 
 typedef struct lm_flags {
-    struct lm_dnode waiters; /* FIFO of waiting threads (R6.3) */
+    struct lm_dnode waiters; /* FIFO of waiting threads (R10.1) */
     struct lm_dnode scan;    /* waiters still to check after a set (R9.3) */
     uint32_t bits;
 #if LM_CFG_ARG_CHECKS

@@ -119,7 +119,7 @@ lm_thread_t *lmk_first_waiter(const struct lm_prioq *wq);
 /* Unlink t from what it waits on and cancel its timeout, without waking. */
 void lmk_wait_unlink_locked(lm_thread_t *t);
 /* t's wait is over (t already unlinked): cancel the timeout, store status,
- * make t ready (or suspended, R5.5). O(1). */
+ * make t ready (or suspended, R11.2). O(1). */
 void lmk_wait_finish_locked(lm_thread_t *t, lm_status_t status);
 
 /* ---- time (timeout.c) ---- */
