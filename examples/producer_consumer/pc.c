@@ -7,6 +7,7 @@
 #define MAX_CAPACITY 3u
 
 void (*pc_cycle_hook)(uint32_t cycle);
+uint32_t (*pc_timestamp)(void);
 
 static lm_thread_t consumer[3], producer;
 static LM_STACK_DEFINE(consumer_stack0, STACK_BYTES);
@@ -25,6 +26,7 @@ static struct {
     uint32_t cycles;
     uint32_t received;
     lm_kernel_stats_t start;
+    uint32_t t0;
     uint32_t received_start;
     pc_result_t *out;
 } run;
@@ -59,9 +61,12 @@ static void producer_entry(void *arg)
         if (cycle + 1u == run.warmup) {
             lm_kernel_stats(&run.start);
             run.received_start = run.received;
+            run.t0 = (pc_timestamp != NULL) ? pc_timestamp() : 0u;
         } else if (cycle + 1u == run.warmup + run.cycles) {
+            uint32_t t1 = (pc_timestamp != NULL) ? pc_timestamp() : 0u;
             lm_kernel_stats_t end;
             lm_kernel_stats(&end);
+            run.out->timestamp_delta = t1 - run.t0;
             run.out->cycles = run.cycles;
             run.out->messages = run.received - run.received_start;
             run.out->context_switches = end.context_switches - run.start.context_switches;

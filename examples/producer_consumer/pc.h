@@ -24,6 +24,7 @@ typedef struct pc_result {
     uint32_t messages;          /* over the measured cycles */
     uint32_t context_switches;
     uint32_t preemptions;
+    uint32_t timestamp_delta;   /* pc_timestamp() over the measured cycles */
 } pc_result_t;
 
 /* Run `warmup` cycles, then measure `cycles` cycles. `switch_hook` (may be
@@ -34,6 +35,9 @@ void pc_run(pc_case_t c, uint32_t warmup, uint32_t cycles, lm_switch_hook_t swit
 
 /* Provided by the platform: end the run (called from thread D). */
 _Noreturn void pc_stop(void);
+
+/* Read (if set) at the start and end of the measured cycles. */
+extern uint32_t (*pc_timestamp)(void);
 
 /* Called (if set) by D at each cycle boundary, for tests. */
 extern void (*pc_cycle_hook)(uint32_t cycle);

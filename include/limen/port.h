@@ -45,8 +45,12 @@ void lm_port_idle(void);
  * (LM_WAIT_FOREVER: none needed). A port with a periodic tick ignores it. */
 void lm_port_timer_arm(lm_tick_t ticks);
 
-/* Optional hooks (weak defaults in the kernel):
- * lm_port_fatal_halt(): stop the system after the fatal hook returned. */
+/* Stop the system after the fatal hook returned. */
 _Noreturn void lm_port_fatal_halt(void);
+
+/* Tests and benchmarks: end scheduling from a thread, so that
+ * lm_kernel_start() returns to its caller and the kernel can be initialised
+ * and started again. */
+_Noreturn void lm_port_stop(void);
 
 #endif /* LIMEN_PORT_H */

@@ -288,6 +288,11 @@ _Noreturn void lm_hosted_stop(void)
     lm_fatal(LM_FATAL_PORT, "a stopped simulation resumed");
 }
 
+_Noreturn void lm_port_stop(void)
+{
+    lm_hosted_stop();
+}
+
 _Noreturn void lm_port_fatal_halt(void)
 {
     fprintf(stderr, "limen: fatal error, halting\n");

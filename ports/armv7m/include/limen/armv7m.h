@@ -1,0 +1,62 @@
+/*
+ * The few Armv7-M system registers Limen uses, with addresses and bits from
+ * the Armv7-M Architecture Reference Manual (System Control Space).
+ */
+#ifndef LIMEN_ARMV7M_H
+#define LIMEN_ARMV7M_H
+
+#include <stdint.h>
+
+#define LM_REG32(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
+
+/* SCB */
+#define LM_SCB_ICSR LM_REG32(0xE000ED04u)
+#define LM_SCB_ICSR_PENDSVSET (1u << 28)
+#define LM_SCB_ICSR_PENDSVCLR (1u << 27)
+#define LM_SCB_ICSR_PENDSTCLR (1u << 25)
+#define LM_SCB_VTOR LM_REG32(0xE000ED08u)
+#define LM_SCB_AIRCR LM_REG32(0xE000ED0Cu)
+#define LM_SCB_SHPR2 LM_REG32(0xE000ED1Cu) /* SVCall priority in [31:24] */
+#define LM_SCB_SHPR3 LM_REG32(0xE000ED20u) /* SysTick [31:24], PendSV [23:16] */
+#define LM_SCB_CFSR LM_REG32(0xE000ED28u)
+#define LM_SCB_HFSR LM_REG32(0xE000ED2Cu)
+#define LM_SCB_CPACR LM_REG32(0xE000ED88u)
+#define LM_SCB_CPACR_CP10_CP11_FULL (0xFu << 20)
+#define LM_FPU_FPCCR LM_REG32(0xE000EF34u)
+#define LM_FPU_FPCCR_ASPEN (1u << 31)
+#define LM_FPU_FPCCR_LSPEN (1u << 30)
+
+/* SysTick */
+#define LM_SYST_CSR LM_REG32(0xE000E010u)
+#define LM_SYST_RVR LM_REG32(0xE000E014u)
+#define LM_SYST_CVR LM_REG32(0xE000E018u)
+#define LM_SYST_CSR_ENABLE (1u << 0)
+#define LM_SYST_CSR_TICKINT (1u << 1)
+#define LM_SYST_CSR_CLKSOURCE (1u << 2)
+#define LM_SYST_CSR_COUNTFLAG (1u << 16)
+
+/* NVIC */
+#define LM_NVIC_ISER(n) LM_REG32(0xE000E100u + 4u * (n))
+#define LM_NVIC_ICER(n) LM_REG32(0xE000E180u + 4u * (n))
+#define LM_NVIC_ISPR(n) LM_REG32(0xE000E200u + 4u * (n))
+#define LM_NVIC_ICPR(n) LM_REG32(0xE000E280u + 4u * (n))
+#define LM_NVIC_IPR_BYTE(irq) (*(volatile uint8_t *)(uintptr_t)(0xE000E400u + (irq)))
+#define LM_NVIC_STIR LM_REG32(0xE000EF00u)
+
+static inline void lm_nvic_enable(unsigned irq)
+{
+    LM_NVIC_ISER(irq / 32u) = 1u << (irq % 32u);
+}
+
+static inline void lm_nvic_set_priority(unsigned irq, uint8_t prio)
+{
+    LM_NVIC_IPR_BYTE(irq) = prio;
+}
+
+/* Software-trigger an interrupt (the measurement point of targets.md). */
+static inline void lm_nvic_trigger(unsigned irq)
+{
+    LM_NVIC_STIR = irq;
+}
+
+#endif
