@@ -91,12 +91,15 @@ void lm_idle_hook_set(lm_idle_hook_t hook)
     lmk.idle_hook = hook;
 }
 
-#if LM_CFG_SWITCH_HOOK
-void lm_switch_hook_set(lm_switch_hook_t hook)
+lm_status_t lm_switch_hook_set(lm_switch_hook_t hook)
 {
+#if LM_CFG_SWITCH_HOOK
     lmk.switch_hook = hook;
-}
+    return LM_OK;
+#else
+    return hook == NULL ? LM_OK : LM_ERR_STATE;
 #endif
+}
 
 void lm_kernel_stats(lm_kernel_stats_t *out)
 {

@@ -57,7 +57,9 @@ static void switch_logger(const lm_thread_t *from, const lm_thread_t *to)
 
 void lmt_trace_switches(bool on)
 {
-    lm_switch_hook_set(on ? switch_logger : NULL);
+    if (lm_switch_hook_set(on ? switch_logger : NULL) != LM_OK) {
+        lmt_fail(__FILE__, __LINE__, "switch hook compiled out (LM_CFG_SWITCH_HOOK 0)");
+    }
 }
 
 void lmt_begin_at(lm_tick_t origin)

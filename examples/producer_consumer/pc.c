@@ -97,7 +97,7 @@ void pc_run(pc_case_t c, uint32_t warmup, uint32_t cycles, lm_switch_hook_t swit
     memset(consumer, 0, sizeof consumer);
     memset(&producer, 0, sizeof producer);
     lm_kernel_init();
-    lm_switch_hook_set(switch_hook);
+    (void)lm_switch_hook_set(switch_hook);
     size_t capacity = (c == PC_CONTROL) ? 1u : MAX_CAPACITY;
     for (unsigned i = 0; i < 3u; i++) {
         (void)lm_queue_create(&queue[i], qbuf[i], sizeof(uint32_t) * MSG_WORDS, capacity);

@@ -39,12 +39,11 @@ lm_tick_t lm_tick_now(void);
 typedef void (*lm_idle_hook_t)(void);
 void lm_idle_hook_set(lm_idle_hook_t hook);
 
-#if LM_CFG_SWITCH_HOOK
 /* Called with the kernel lock held at every change of running thread,
- * `from` may be NULL at start. Must be short and must not call the kernel. */
+ * `from` may be NULL at start. Must be short and must not call the kernel.
+ * @retval LM_OK, LM_ERR_STATE (a hook given while LM_CFG_SWITCH_HOOK is 0) */
 typedef void (*lm_switch_hook_t)(const lm_thread_t *from, const lm_thread_t *to);
-void lm_switch_hook_set(lm_switch_hook_t hook);
-#endif
+lm_status_t lm_switch_hook_set(lm_switch_hook_t hook);
 
 /* Global statistics (LM_CFG_STATS). */
 typedef struct lm_kernel_stats {

@@ -1,0 +1,29 @@
+# The same tests against other kernel configurations: argument checks and
+# asserts compiled out (production), and 1024 priorities (two-level bitmaps).
+# Only tests that do not exercise argument checking run without checks.
+limen_add_kernel_config(limen_nochecks LM_CFG_ARG_CHECKS=0 LM_CFG_ASSERT=0)
+limen_add_kernel_config(limen_p1024 LM_CFG_PRIORITIES=1024)
+
+# limen_test_variant(<kernel> <suffix> <test names...>)
+function(limen_test_variant kernel suffix)
+  add_library(lmt_harness_${suffix} STATIC harness.c)
+  target_link_libraries(lmt_harness_${suffix} PUBLIC ${kernel})
+  target_compile_options(lmt_harness_${suffix} PRIVATE ${LIMEN_WARNINGS})
+  add_library(pc_scenario_${suffix} STATIC ${PROJECT_SOURCE_DIR}/examples/producer_consumer/pc.c)
+  target_include_directories(pc_scenario_${suffix} PUBLIC ${PROJECT_SOURCE_DIR}/examples/producer_consumer)
+  target_link_libraries(pc_scenario_${suffix} PUBLIC ${kernel})
+  foreach(t ${ARGN})
+    if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/${t}.c)
+      add_executable(${t}_${suffix} ${t}.c)
+      target_link_libraries(${t}_${suffix} PRIVATE lmt_harness_${suffix} pc_scenario_${suffix})
+      target_include_directories(${t}_${suffix} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+      target_compile_options(${t}_${suffix} PRIVATE ${LIMEN_WARNINGS})
+      add_test(NAME ${t}_${suffix} COMMAND ${t}_${suffix})
+      set_tests_properties(${t}_${suffix} PROPERTIES TIMEOUT ${LIMEN_TEST_TIMEOUT})
+    endif()
+  endforeach()
+endfunction()
+
+limen_test_variant(limen_nochecks nochecks test_producer_consumer test_sched test_timeslice)
+limen_test_variant(limen_p1024 p1024 test_producer_consumer test_sched test_timeslice test_sem
+                   test_mutex test_queue test_timeout)
