@@ -32,7 +32,11 @@ void lmk_idle_entry(void *arg)
 
 void lm_kernel_init_tick(lm_tick_t origin)
 {
+    /* The fatal hook survives: an application sets it first thing, and an
+     * error during initialisation must reach it. */
+    lm_fatal_hook_t fatal_hook = lmk.fatal_hook;
     memset(&lmk, 0, sizeof lmk);
+    lmk.fatal_hook = fatal_hook;
     lmk.now = origin;
     lmk_prioq_init(&lmk.ready);
     lmk_timeout_init();

@@ -227,6 +227,14 @@ lm_tick_t lmk_ticks_to_next_event(void)
     return WHEEL_SLOTS; /* unreachable while armed != 0 */
 }
 
+lm_tick_t lm_tick_next_deadline(void)
+{
+    lm_irqstate_t s = lm_port_irq_lock();
+    lm_tick_t d = lmk_ticks_to_next_event();
+    lm_port_irq_unlock(s);
+    return d;
+}
+
 lm_tick_t lm_tick_now(void)
 {
     return lmk.now;

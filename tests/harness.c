@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include "harness.h"
+#include "limen/port.h"
 
 #define TRACE_BYTES (64u * 1024u)
 
@@ -62,12 +63,26 @@ void lmt_trace_switches(bool on)
     }
 }
 
+#if !defined(LM_PORT_HOSTED)
+/* On hardware nothing ends a run by itself: when the idle thread finds no
+ * timeout armed, nothing is left to happen, so the case is over. */
+static void stop_when_quiescent(void)
+{
+    if (lm_tick_next_deadline() == LM_WAIT_FOREVER) {
+        lm_port_stop();
+    }
+}
+#endif
+
 void lmt_begin_at(lm_tick_t origin)
 {
     memset(threads, 0, sizeof threads);
     spawned = 0;
     lmt_trace_clear();
     lm_kernel_init_tick(origin);
+#if !defined(LM_PORT_HOSTED)
+    lm_idle_hook_set(stop_when_quiescent);
+#endif
 }
 
 void lmt_begin(void)
@@ -119,11 +134,14 @@ void lmt_expect_at(const char *file, int line, const char *expected)
 
 int lmt_main(const struct lmt_case *cases, size_t n)
 {
+#if !defined(LM_PORT_HOSTED)
+    lmt_target_init();
+#endif
     for (size_t i = 0; i < n; i++) {
         case_name = cases[i].name;
         cases[i].fn();
-        printf("ok %zu - %s\n", i + 1u, cases[i].name);
+        printf("ok %u - %s\n", (unsigned)(i + 1u), cases[i].name);
     }
-    printf("%zu passed, 0 failed\n", n);
+    printf("%u passed, 0 failed\n", (unsigned)n); /* newlib-nano has no %zu */
     return 0;
 }

@@ -18,10 +18,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "limen/limen.h"
+#if defined(LM_PORT_HOSTED)
 #include "limen/hosted.h"
+#endif
 
 #define LMT_MAX_THREADS 24
-#define LMT_STACK_BYTES (64u * 1024u)
+#if defined(LM_PORT_HOSTED)
+#define LMT_STACK_BYTES (64u * 1024u) /* ASan frames and glibc (docs/hosted.md) */
+#else
+#define LMT_STACK_BYTES (4u * 1024u)
+/* Provided by the target test support: watchdog on virtual time, fault
+ * reporting. Called once before the first case. */
+void lmt_target_init(void);
+#endif
 
 /* Start a case: fresh kernel (tick origin 0), empty trace, no hooks. */
 void lmt_begin(void);

@@ -3,10 +3,11 @@
 #include <string.h>
 #include "harness.h"
 #include "pc.h"
+#include "limen/port.h"
 
 _Noreturn void pc_stop(void)
 {
-    lm_hosted_stop();
+    lm_port_stop();
 }
 
 static void switch_logger(const lm_thread_t *from, const lm_thread_t *to)
@@ -16,7 +17,7 @@ static void switch_logger(const lm_thread_t *from, const lm_thread_t *to)
 
 static void cycle_marker(uint32_t cycle)
 {
-    lmt_log("|%u", cycle);
+    lmt_log("|%u", (unsigned)cycle);
 }
 
 /* Run two measured cycles after one warm-up cycle and check the trace. */

@@ -133,12 +133,27 @@ fewer switches, the more messages per million instructions."""
 
 
 def cmd_test(args):
-    if setup() != 0:
+    """Host tests under the sanitizers, then every board's tests under QEMU."""
+    boards = [] if args.host_only else (args.board or sorted(BOARDS))
+    tools = {**HOST_TOOLS, **(ARM_TOOLS if boards else {})}
+    if setup(tools, ARM_PACKAGES if boards else ()) != 0:
         return 1
     versions()
-    if build("host-asan") != 0:
+    failed = []
+    if build("host-asan") != 0 or run(["ctest", "--preset", "host-asan"], stdout=None) != 0:
+        failed.append("host")
+    if boards:
+        versions([["arm-none-eabi-gcc", "--version"], ["qemu-system-arm", "--version"]])
+    for board in boards:
+        if build(board) != 0 or run(["ctest", "--test-dir", os.path.join("build", board),
+                                     "--output-on-failure", "--timeout", "120"],
+                                    stdout=None) != 0:
+            failed.append(board)
+    if failed:
+        log("FAILED: " + ", ".join(failed))
         return 1
-    return run(["ctest", "--preset", "host-asan"], stdout=None)
+    log("all tests passed: host" + "".join(", " + b for b in boards))
+    return 0
 
 
 def cmd_setup(args):
@@ -156,6 +171,9 @@ def main():
                    help="QEMU board (default mps2-an386)")
     d.set_defaults(fn=cmd_demo)
     t = sub.add_parser("test", help="build and run every test")
+    t.add_argument("--host-only", action="store_true", help="skip the QEMU boards")
+    t.add_argument("--board", action="append", choices=sorted(BOARDS),
+                   help="only this board (repeatable)")
     t.set_defaults(fn=cmd_test)
     s = sub.add_parser("setup", help="install missing build tools")
     s.set_defaults(fn=cmd_setup)

@@ -31,6 +31,11 @@ lm_status_t lm_sched_unlock(void);
 /* Current nesting depth (0 = unlocked). */
 unsigned lm_sched_lock_depth(void);
 
+/* Ticks until the next armed timeout could expire, LM_WAIT_FOREVER when
+ * none is armed (may be early, never late). For tickless idle hooks and for
+ * tests that stop when nothing is left to happen. Cost: O(wheel slots). */
+lm_tick_t lm_tick_next_deadline(void);
+
 /* Ticks since lm_kernel_init() (plus the hosted port's start offset). Wraps. */
 lm_tick_t lm_tick_now(void);
 

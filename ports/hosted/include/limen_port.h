@@ -7,6 +7,8 @@
 
 #include <ucontext.h>
 
+#define LM_PORT_HOSTED 1
+
 typedef struct lm_port_context {
     ucontext_t uc;
 } lm_port_context_t;
