@@ -72,9 +72,12 @@ void lmk_thread_move_prio_locked(lm_thread_t *t, unsigned prio)
         break;
     case LM_THREAD_BLOCKED:
         if (t->wait_kind == LMK_WAIT_PRIOQ || t->wait_kind == LMK_WAIT_MUTEX) {
-            struct lm_prioq *wq = (t->wait_kind == LMK_WAIT_MUTEX)
-                                      ? &((lm_mutex_t *)t->wait_obj)->waiters
-                                      : (struct lm_prioq *)t->wait_obj;
+            struct lm_prioq *wq = (struct lm_prioq *)t->wait_obj;
+#if LM_CFG_MUTEX
+            if (t->wait_kind == LMK_WAIT_MUTEX) {
+                wq = &((lm_mutex_t *)t->wait_obj)->waiters;
+            }
+#endif
             lmk_prioq_remove(wq, &t->qlink, t->prio);
             lmk_prioq_push_back(wq, &t->qlink, prio);
         }

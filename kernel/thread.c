@@ -363,6 +363,7 @@ const char *lm_thread_name(const lm_thread_t *t)
     return t->name != NULL ? t->name : "";
 }
 
+#if LM_CFG_STACK_WATERMARK
 LMK_NO_ASAN static size_t stack_untouched(const uint8_t *p, size_t n)
 {
     size_t i = 0;
@@ -371,6 +372,7 @@ LMK_NO_ASAN static size_t stack_untouched(const uint8_t *p, size_t n)
     }
     return i;
 }
+#endif
 
 lm_status_t lm_thread_stack_unused(const lm_thread_t *t, size_t *unused)
 {
@@ -382,6 +384,7 @@ lm_status_t lm_thread_stack_unused(const lm_thread_t *t, size_t *unused)
     *unused = stack_untouched((const uint8_t *)t->stack, t->stack_size);
     return LM_OK;
 #else
+    (void)t;
     *unused = 0;
     return LM_ERR_STATE;
 #endif

@@ -156,6 +156,35 @@ def cmd_test(args):
     return 0
 
 
+def cmd_size(args):
+    """Kernel code and data of a minimal and a full configuration, from
+    arm-none-eabi-size on the kernel's and the port's objects."""
+    if setup({**HOST_TOOLS, **ARM_TOOLS}, ARM_PACKAGES) != 0:
+        return 1
+    versions([["arm-none-eabi-gcc", "--version"]])
+    rows = []
+    for name in ("minimal", "full"):
+        bdir = os.path.join("build", f"size-{name}")
+        cfg = os.path.join(ROOT, "configs", f"{name}.h")
+        if run(["cmake", "-S", ".", "-B", bdir, "-G", "Ninja",
+                "-DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi.cmake",
+                f"-DLIMEN_BOARD={args.board}", "-DCMAKE_BUILD_TYPE=MinSizeRel",
+                f"-DLIMEN_CONFIG_HEADER={cfg}", "-DLIMEN_BUILD_TESTS=OFF",
+                "-DLIMEN_BUILD_EXAMPLES=OFF"]) != 0:
+            return 1
+        if run(["cmake", "--build", bdir, "--target", "limen"]) != 0:
+            return 1
+        out = subprocess.run(["arm-none-eabi-size", "-t", os.path.join(bdir, "liblimen.a")],
+                             cwd=ROOT, capture_output=True, text=True).stdout.splitlines()
+        total = out[-1].split()
+        rows.append((name, int(total[0]), int(total[1]), int(total[2])))
+    print(f"Kernel + port on {args.board} (-Os), arm-none-eabi-size:")
+    print(f"{'configuration':<14} {'text':>7} {'data':>6} {'bss':>6}")
+    for name, text, data, bss in rows:
+        print(f"{name:<14} {text:>7} {data:>6} {bss:>6}")
+    return 0
+
+
 def cmd_setup(args):
     return setup()
 
@@ -175,6 +204,9 @@ def main():
     t.add_argument("--board", action="append", choices=sorted(BOARDS),
                    help="only this board (repeatable)")
     t.set_defaults(fn=cmd_test)
+    z = sub.add_parser("size", help="kernel footprint, minimal and full configurations")
+    z.add_argument("--board", default="mps2-an386", choices=sorted(BOARDS))
+    z.set_defaults(fn=cmd_size)
     s = sub.add_parser("setup", help="install missing build tools")
     s.set_defaults(fn=cmd_setup)
     args = p.parse_args()

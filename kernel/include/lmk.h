@@ -152,6 +152,7 @@ _Noreturn void lmk_thread_exit(void);
 void lmk_idle_entry(void *arg);
 
 /* ---- mutexes (mutex.c) ---- */
+#if LM_CFG_MUTEX
 
 /* Recompute t's effective priority from its base and the mutexes it owns,
  * and follow the chain of owners t waits behind. O(owned x depth). */
@@ -160,6 +161,7 @@ void lmk_prio_update_locked(lm_thread_t *t);
 void lmk_mutex_release_all_locked(lm_thread_t *t);
 /* A mutex waiter t stopped waiting: recompute the owner's priority. */
 void lmk_mutex_waiter_left_locked(lm_mutex_t *m);
+#endif
 
 /* ---- flags (flags.c) ---- */
 #if LM_CFG_FLAGS
