@@ -5,6 +5,13 @@
  * consume their bits if they asked), the others go back to `waiters`.
  * A set that arrives during another's scan splices again, so every waiter is
  * checked against the newest bits (R9.3).
+ *
+ * Invariant: `waiters` followed by `scan` is the arrival order. A scan moves
+ * nodes from the front of `scan` to the back of `waiters`; a thread that
+ * starts waiting while a scan is under way joins the back of `scan` (it came
+ * after everyone there; checking it once more is harmless, as it was not
+ * satisfied by the bits it saw and any set since then rescans anyway); a
+ * rescan or a delete takes both lists in that order.
  */
 #include "lmk.h"
 
@@ -22,6 +29,14 @@ lm_status_t lm_flags_create(lm_flags_t *f, uint32_t initial)
     return LM_OK;
 }
 
+/* Every waiter, in arrival order, becomes the list still to check.
+ * Lock: held. Cost: O(1) (two splices). */
+static void rescan_all_locked(lm_flags_t *f)
+{
+    lmk_list_splice_back(&f->waiters, &f->scan);
+    lmk_list_splice_back(&f->scan, &f->waiters);
+}
+
 static bool satisfied(uint32_t bits, uint32_t want, uint32_t options)
 {
     return ((options & LM_FLAGS_ALL) != 0u) ? (bits & want) == want : (bits & want) != 0u;
@@ -32,7 +47,7 @@ lm_status_t lm_flags_set(lm_flags_t *f, uint32_t bits)
     LMK_CHECK_OBJ(f, LM_MAGIC_FLAGS);
     lm_irqstate_t s = lm_port_irq_lock();
     f->bits |= bits;
-    lmk_list_splice_back(&f->scan, &f->waiters);
+    rescan_all_locked(f);
     lm_port_irq_unlock(s);
     for (;;) {
         s = lm_port_irq_lock();
@@ -70,6 +85,11 @@ lm_status_t lm_flags_wait(lm_flags_t *f, uint32_t bits, unsigned options,
     LMK_CHECK_OBJ(f, LM_MAGIC_FLAGS);
     LMK_CHECK(bits != 0u && lmk_timeout_valid(timeout), LM_ERR_PARAM);
     LMK_CHECK((options & ~(LM_FLAGS_ALL | LM_FLAGS_CONSUME)) == 0u, LM_ERR_PARAM);
+    /* R12.1, docs/errors.md: a blocking form from a handler is refused
+     * whatever the flags hold, so the mistake shows on every call. */
+    if (timeout != LM_NO_WAIT && lm_port_in_isr()) {
+        return LM_ERR_ISR;
+    }
     uint32_t seen = 0;
     lm_irqstate_t s = lm_port_irq_lock();
     if (satisfied(f->bits, bits, options)) {
@@ -93,7 +113,7 @@ lm_status_t lm_flags_wait(lm_flags_t *f, uint32_t bits, unsigned options,
     cur->wait_opt = options;
     cur->wait_data = &seen;
     lmk_block_current_locked(LMK_WAIT_FLAGS, f, timeout);
-    lmk_list_push_back(&f->waiters, &cur->qlink);
+    lmk_list_push_back(lmk_list_empty(&f->scan) ? &f->waiters : &f->scan, &cur->qlink);
     lm_port_irq_unlock(s);
     if (cur->wait_status == LM_OK && actual != NULL) {
         *actual = seen;
@@ -116,7 +136,7 @@ lm_status_t lm_flags_delete(lm_flags_t *f)
 #if LM_CFG_ARG_CHECKS
     f->magic = 0u;
 #endif
-    lmk_list_splice_back(&f->scan, &f->waiters);
+    rescan_all_locked(f);
     lm_port_irq_unlock(s);
     for (;;) {
         s = lm_port_irq_lock();

@@ -98,6 +98,12 @@ lm_status_t lm_mutex_lock(lm_mutex_t *m, lm_tick_t timeout)
     if (lm_port_in_isr()) {
         return LM_ERR_ISR; /* an interrupt cannot own a mutex */
     }
+    if (!lmk.started || lmk.current == &lmk_idle_thread) {
+        /* Before lm_kernel_start or from the idle hook the caller is the idle
+         * thread, which is outside the ready queue and can neither inherit a
+         * priority nor ever unlock (docs/errors.md, LM_ERR_STATE). */
+        return LM_ERR_STATE;
+    }
     lm_irqstate_t s = lm_port_irq_lock();
     lm_thread_t *cur = lmk.current;
     lm_status_t st;

@@ -41,6 +41,11 @@ lm_status_t lm_pool_alloc(lm_pool_t *p, void **block, lm_tick_t timeout)
 {
     LMK_CHECK_OBJ(p, LM_MAGIC_POOL);
     LMK_CHECK(block != NULL && lmk_timeout_valid(timeout), LM_ERR_PARAM);
+    /* R12.1, docs/errors.md: a blocking form from a handler is refused
+     * whatever the pool holds, so the mistake shows on every call. */
+    if (timeout != LM_NO_WAIT && lm_port_in_isr()) {
+        return LM_ERR_ISR;
+    }
     lm_irqstate_t s = lm_port_irq_lock();
     void **blk = (void **)p->free_list;
     if (blk != NULL) {

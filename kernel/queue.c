@@ -1,9 +1,11 @@
 /*
  * Message queues. One wait queue serves both directions: receivers wait only
  * while the queue is empty and senders only while it is full, so with a
- * capacity of at least one the two never wait at once - except between the
- * masked steps of a flush, which is why each waiter is tagged with its
- * direction (QWAIT_SEND) rather than inferred from the count.
+ * capacity of at least one the two never wait at once. Between the masked
+ * steps of a flush the queue can be empty while senders still wait, which is
+ * why each waiter is tagged with its direction (QWAIT_SEND) rather than
+ * inferred from the count, and why a receive then takes a sender's message
+ * instead of waiting behind it.
  */
 #include <string.h>
 #include "lmk.h"
@@ -61,6 +63,11 @@ static lm_status_t queue_send(lm_queue_t *q, const void *msg, size_t size,
     LMK_CHECK_OBJ(q, LM_MAGIC_QUEUE);
     LMK_CHECK(msg != NULL && lmk_timeout_valid(timeout), LM_ERR_PARAM);
     LMK_CHECK(size == q->msg_size, LM_ERR_SIZE);
+    /* R12.1, docs/errors.md: a blocking form from a handler is refused
+     * whatever the queue holds, so the mistake shows on every call. */
+    if (timeout != LM_NO_WAIT && lm_port_in_isr()) {
+        return LM_ERR_ISR;
+    }
     lm_irqstate_t s = lm_port_irq_lock();
     lm_thread_t *w = lmk_first_waiter(&q->waiters);
     if (w != NULL && (w->wait_opt & QWAIT_SEND) == 0u) {
@@ -118,12 +125,29 @@ lm_status_t lm_queue_receive(lm_queue_t *q, void *buf, size_t size, lm_tick_t ti
     LMK_CHECK_OBJ(q, LM_MAGIC_QUEUE);
     LMK_CHECK(buf != NULL && lmk_timeout_valid(timeout), LM_ERR_PARAM);
     LMK_CHECK(size == q->msg_size, LM_ERR_SIZE);
+    /* R12.1, docs/errors.md: a blocking form from a handler is refused
+     * whatever the queue holds, so the mistake shows on every call. */
+    if (timeout != LM_NO_WAIT && lm_port_in_isr()) {
+        return LM_ERR_ISR;
+    }
     lm_irqstate_t s = lm_port_irq_lock();
     if (q->count != 0u) {
         memcpy(buf, q->buffer + (size_t)q->head * q->msg_size, q->msg_size);
         q->head = (q->head + 1u == q->capacity) ? 0u : q->head + 1u;
         q->count--;
         (void)admit_sender_locked(q);
+        lm_port_irq_unlock(s);
+        return LM_OK;
+    }
+    lm_thread_t *w = waiting_sender(q);
+    if (w != NULL) {
+        /* Empty with senders blocked: only between the steps of a flush
+         * (R9.2). Take the most urgent sender's message directly; waiting
+         * here would leave a receiver queued behind senders that the flush
+         * can then no longer admit, and both sides would wait forever. */
+        memcpy(buf, w->wait_data, q->msg_size);
+        lmk_prioq_remove(&q->waiters, &w->qlink, w->prio);
+        lmk_wait_finish_locked(w, LM_OK);
         lm_port_irq_unlock(s);
         return LM_OK;
     }

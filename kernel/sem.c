@@ -33,6 +33,11 @@ lm_status_t lm_sem_take(lm_sem_t *s, lm_tick_t timeout)
 {
     LMK_CHECK_OBJ(s, LM_MAGIC_SEM);
     LMK_CHECK(lmk_timeout_valid(timeout), LM_ERR_PARAM);
+    /* R12.1, docs/errors.md: a blocking form from a handler is refused
+     * whatever the count, so the mistake shows on every call. */
+    if (timeout != LM_NO_WAIT && lm_port_in_isr()) {
+        return LM_ERR_ISR;
+    }
     lm_irqstate_t st = lm_port_irq_lock();
     if (s->count != 0u) {
         s->count--;

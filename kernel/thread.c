@@ -76,7 +76,10 @@ LMK_NO_ASAN static void stack_fill(uint8_t *p, size_t n)
 lm_status_t lm_thread_start(lm_thread_t *t)
 {
     LMK_CHECK_OBJ(t, LM_MAGIC_THREAD);
-    if (thread_live(t)) {
+    /* A thread that has just ended itself is still the running one until
+     * the switch away from it: an interrupt taken in between must not
+     * refill and re-initialise the stack that is still in use. */
+    if (thread_live(t) || t == lmk.current) {
         return LM_ERR_STATE;
     }
 #if LM_CFG_STACK_WATERMARK
@@ -230,6 +233,9 @@ lm_status_t lm_thread_resume(lm_thread_t *t)
 lm_status_t lm_thread_sleep(lm_tick_t ticks)
 {
     LMK_CHECK(lmk_timeout_valid(ticks), LM_ERR_PARAM);
+    if (lm_port_in_isr()) {
+        return LM_ERR_ISR; /* docs/errors.md: sleep from a handler, even of 0 ticks */
+    }
     if (ticks == 0u) {
         return LM_OK;
     }
@@ -259,6 +265,7 @@ lm_status_t lm_thread_yield(void)
         bool peer = lmk_prioq_has_peer(&lmk.ready, cur->prio);
         if (peer) {
             lmk_prioq_rotate(&lmk.ready, cur->prio);
+            cur->slice_left = cur->time_slice; /* R2.3: a full slice next time */
         }
         /* Anyone to give the CPU to: an equal, or one the threshold held back. */
         if (peer || best < cur->prio) {
@@ -278,10 +285,12 @@ lm_status_t lm_thread_set_priority(lm_thread_t *t, unsigned priority)
         return LM_ERR_STATE;
     }
     lm_irqstate_t s = lm_port_irq_lock();
-    t->base_prio = (uint16_t)priority;
-    if (t->threshold > priority) {
-        t->threshold = (uint16_t)priority; /* R4.5 */
+    /* R4.5: never less urgent than the priority. R3.2: a threshold equal to
+     * the priority means none, and keeps meaning none. */
+    if (t->threshold > priority || t->threshold == t->base_prio) {
+        t->threshold = (uint16_t)priority;
     }
+    t->base_prio = (uint16_t)priority;
     if (thread_live(t)) {
 #if LM_CFG_MUTEX
         lmk_prio_update_locked(t);
@@ -364,13 +373,22 @@ const char *lm_thread_name(const lm_thread_t *t)
 }
 
 #if LM_CFG_STACK_WATERMARK
+/* A port may write an overflow guard at the low end after the fill (the
+ * Armv7-M port keeps 16 bytes there). Those bytes are never the thread's:
+ * skip them (up to this bound) instead of reporting 0 bytes unused. */
+#define STACK_GUARD_MAX 64u
+
 LMK_NO_ASAN static size_t stack_untouched(const uint8_t *p, size_t n)
 {
-    size_t i = 0;
+    size_t g = 0;
+    while (g < n && g < STACK_GUARD_MAX && p[g] != STACK_FILL) {
+        g++;
+    }
+    size_t i = g;
     while (i < n && p[i] == STACK_FILL) {
         i++;
     }
-    return i;
+    return i - g;
 }
 #endif
 

@@ -61,18 +61,41 @@ void lmk_timeout_init(void)
     wheel.work = false;
 }
 
-/* Put `to` where its deadline will be seen: its slot, or the expiring list
- * if that slot has been visited for this deadline already. O(1). */
+/* Has the wheel visited the slot of tick d for this deadline already?
+ * `done` may lag `now` by many ticks while expiry work is pending, so the
+ * test goes through `now`: a deadline after now (up to LM_TICK_MAX_TIMEOUT
+ * ahead of it) is never visited, whatever the lag. Comparing with `done`
+ * alone took such a deadline for a past one once done - d wrapped past
+ * 2^31, and the node then went round the expiring list for ever. */
+static inline bool tick_visited(lm_tick_t d)
+{
+    return (int32_t)(d - lmk.now) <= 0 && tick_reached(wheel.done, d);
+}
+
+/* Queue `to` in its slot. O(1). */
+static void slot_push(struct lm_timeout *to)
+{
+    lm_tick_t i = to->deadline & WHEEL_MASK;
+    lmk_list_push_back(&wheel.slot[i], &to->link);
+    wheel.busy[i / 32u] |= 1u << (i % 32u);
+}
+
+/* Put a newly armed `to` where its deadline will be seen: its slot, or the
+ * expiring list if that slot has been visited for this deadline already.
+ * While the slot being visited is still on `expiring`, a timeout for that
+ * slot joins the tail of `expiring` too: the nodes armed before it and not
+ * yet due go back to the slot first, so equal deadlines stay in arming
+ * order (R8.5) even when one is armed in the middle of the visit. O(1). */
 static void wheel_insert(struct lm_timeout *to)
 {
-    if (tick_reached(wheel.done, to->deadline)) {
+    if (tick_visited(to->deadline) ||
+        (!lmk_list_empty(&wheel.expiring) &&
+         (to->deadline & WHEEL_MASK) == (wheel.done & WHEEL_MASK))) {
         lmk_list_push_back(&wheel.expiring, &to->link);
         wheel.work = true;
         return;
     }
-    lm_tick_t i = to->deadline & WHEEL_MASK;
-    lmk_list_push_back(&wheel.slot[i], &to->link);
-    wheel.busy[i / 32u] |= 1u << (i % 32u);
+    slot_push(to);
 }
 
 /* Context: any. Lock: held. Cost: O(1). */
@@ -156,7 +179,7 @@ static bool timeout_step(lm_irqstate_t s)
     if (n != NULL) {
         struct lm_timeout *to = LMK_CONTAINER_OF(n, struct lm_timeout, link);
         if (!tick_reached(lmk.now, to->deadline)) {
-            wheel_insert(to); /* due in a later revolution */
+            slot_push(to); /* due in a later revolution */
             lm_port_irq_unlock(s);
             return true;
         }
@@ -210,7 +233,23 @@ void lmk_timeout_process(void)
     }
 }
 
-/* Context: idle (port). Lock: any. Cost: O(slots). */
+/* Busy bits of word w for the slots numbered `from` or more. */
+static inline uint32_t bits_from(lm_tick_t w, lm_tick_t from)
+{
+    lm_tick_t base = w * 32u;
+    if (from <= base) {
+        return wheel.busy[w];
+    }
+    if (from - base >= 32u) {
+        return 0u;
+    }
+    return wheel.busy[w] & ~((1u << (from - base)) - 1u);
+}
+
+/* Context: idle (port), tick source. Lock: held.
+ * Cost: O(slots/32), the same whatever the distance to the next deadline:
+ * every word of the busy bitmap is looked at once, with no early exit,
+ * because the idle thread calls this with interrupts masked. */
 lm_tick_t lmk_ticks_to_next_event(void)
 {
     if (wheel.armed == 0u) {
@@ -219,12 +258,23 @@ lm_tick_t lmk_ticks_to_next_event(void)
     if (wheel.work || wheel.done != lmk.now || !lmk_list_empty(&wheel.expiring)) {
         return 0;
     }
-    for (lm_tick_t d = 1; d <= WHEEL_SLOTS; d++) {
-        if (slot_busy((lmk.now + d) & WHEEL_MASK)) {
-            return d;
+    /* Slots are visited from now+1 on, round the wheel: a busy slot s at or
+     * after `from` is (s - from) slots away, one before it wraps round. */
+    lm_tick_t from = (lmk.now + 1u) & WHEEL_MASK;
+    lm_tick_t best = WHEEL_SLOTS;
+    for (lm_tick_t w = 0; w < (lm_tick_t)WHEEL_WORDS; w++) {
+        uint32_t ahead = bits_from(w, from);
+        uint32_t behind = wheel.busy[w] & ~ahead;
+        if (ahead != 0u) {
+            lm_tick_t d = w * 32u + (lm_tick_t)__builtin_ctz(ahead) - from;
+            best = d < best ? d : best;
+        }
+        if (behind != 0u) {
+            lm_tick_t d = w * 32u + (lm_tick_t)__builtin_ctz(behind) + WHEEL_SLOTS - from;
+            best = d < best ? d : best;
         }
     }
-    return WHEEL_SLOTS; /* unreachable while armed != 0 */
+    return best + 1u; /* best < WHEEL_SLOTS while a timeout is armed */
 }
 
 lm_tick_t lm_tick_next_deadline(void)

@@ -125,6 +125,17 @@ void lmt_run(void)
     lm_kernel_start();
 }
 
+const char *lmt_sn(lm_status_t status)
+{
+    const char *n = lm_status_name(status);
+    return strncmp(n, "LM_ERR_", 7) == 0 ? n + 7 : n + 3;
+}
+
+const char *lmt_me(void)
+{
+    return lm_thread_name(lm_thread_self());
+}
+
 void lmt_expect_at(const char *file, int line, const char *expected)
 {
     if (strcmp(trace, expected) != 0) {

@@ -55,6 +55,11 @@ const char *lmt_trace(void);
 /* Clear the trace. */
 void lmt_trace_clear(void);
 
+/* A status without its prefix, for trace tokens: "OK", "TIMEOUT", ... */
+const char *lmt_sn(lm_status_t status);
+/* The calling thread's name. */
+const char *lmt_me(void);
+
 /* Compare the trace with `expected` exactly. */
 #define lmt_expect(expected) lmt_expect_at(__FILE__, __LINE__, (expected))
 void lmt_expect_at(const char *file, int line, const char *expected);

@@ -25,7 +25,7 @@ lm_status_t lm_mutex_create(lm_mutex_t *m, unsigned options);
 
 /* The owner, if any, loses it (its inherited priority is recomputed);
  * waiters are woken with LM_ERR_DELETED one per masked step.
- * Context: thread. */
+ * Context: thread, isr. */
 lm_status_t lm_mutex_delete(lm_mutex_t *m);
 
 /* Lock, or add one level if the caller owns it already.
@@ -35,7 +35,8 @@ lm_status_t lm_mutex_delete(lm_mutex_t *m);
  * @retval LM_OK, LM_ERR_ABANDONED (acquired; previous owner ended holding
  *         it), LM_ERR_WOULD_BLOCK, LM_ERR_TIMEOUT, LM_ERR_DELETED,
  *         LM_ERR_ABORTED, LM_ERR_DEADLOCK, LM_ERR_OVERFLOW (depth 65535),
- *         LM_ERR_OBJECT, LM_ERR_PARAM, LM_ERR_ISR, LM_ERR_LOCKED */
+ *         LM_ERR_OBJECT, LM_ERR_PARAM, LM_ERR_ISR, LM_ERR_LOCKED,
+ *         LM_ERR_STATE (before lm_kernel_start() or from the idle hook) */
 lm_status_t lm_mutex_lock(lm_mutex_t *m, lm_tick_t timeout);
 
 /* Remove one level; at zero, pass the mutex to its most urgent waiter and

@@ -25,7 +25,8 @@ typedef struct lm_queue {
 lm_status_t lm_queue_create(lm_queue_t *q, void *buffer, size_t msg_size,
                             size_t capacity);
 
-/* Wake every waiter with LM_ERR_DELETED, one per masked step. Context: thread. */
+/* Wake every waiter with LM_ERR_DELETED, one per masked step.
+ * Context: thread, isr. */
 lm_status_t lm_queue_delete(lm_queue_t *q);
 
 /* Copy `size` bytes (must equal the queue's message size) to the back.

@@ -18,7 +18,7 @@ typedef struct lm_sem {
 lm_status_t lm_sem_create(lm_sem_t *s, uint32_t initial, uint32_t max);
 
 /* Wake every waiter with LM_ERR_DELETED, one per masked step (R9.1).
- * Context: thread. Cost: O(waiters) total, O(1) per masked step. */
+ * Context: thread, isr. Cost: O(waiters) total, O(1) per masked step. */
 lm_status_t lm_sem_delete(lm_sem_t *s);
 
 /* Take one unit, waiting up to `timeout` ticks.

@@ -90,7 +90,8 @@ void lm_thread_attr_init(lm_thread_attr_t *attr);
  * Context: thread or before lm_kernel_start(). Cost: O(1).
  * @retval LM_OK
  * @retval LM_ERR_PARAM  t, attr, entry or stack NULL; stack misaligned or
- *                       smaller than LM_PORT_MIN_STACK; t already live
+ *                       smaller than LM_PORT_MIN_STACK
+ * @retval LM_ERR_STATE  t is a live thread (created and not deleted)
  * @retval LM_ERR_PRIORITY priority >= LM_CFG_PRIORITIES, or threshold less
  *                       urgent than priority
  * @retval LM_ERR_ISR    from an interrupt */
@@ -111,7 +112,8 @@ lm_status_t lm_thread_terminate(lm_thread_t *t);
 
 /* Terminate t if needed and forget it: the control block and stack may be
  * reused. A thread may delete itself (the call does not return).
- * Context: thread. Cost: as lm_thread_terminate. */
+ * Context: thread, isr (not the running thread from an isr).
+ * Cost: as lm_thread_terminate. */
 lm_status_t lm_thread_delete(lm_thread_t *t);
 
 /* Suspend t. A waiting thread finishes its wait and then stays suspended.
@@ -136,9 +138,12 @@ lm_status_t lm_thread_yield(void);
 
 /* Change the base priority. The effective priority is the more urgent of it
  * and what the thread inherits from mutexes it owns. If the new priority is
- * more urgent than the threshold, the threshold follows it.
+ * more urgent than the threshold, the threshold follows it; a thread without
+ * a threshold stays without one (R4.5). An INACTIVE or TERMINATED thread
+ * keeps the new priority for its next start.
  * Context: thread, isr. Cost: O(mutexes owned x inheritance chain depth).
- * @retval LM_OK, LM_ERR_OBJECT, LM_ERR_PRIORITY, LM_ERR_STATE (terminated) */
+ * @retval LM_OK, LM_ERR_OBJECT, LM_ERR_PRIORITY, LM_ERR_STATE (the idle
+ *         thread) */
 lm_status_t lm_thread_set_priority(lm_thread_t *t, unsigned priority);
 
 /* Change the preemption-threshold (LM_THRESHOLD_NONE = the priority).

@@ -28,6 +28,12 @@ struct lmk_kernel {
                                    the idle thread is never in it */
     lm_tick_t now;              /* ticks announced so far */
     uint8_t sched_lock;         /* scheduler lock depth */
+    /* Bit p: the head of ready ring p was preempted while its threshold was
+     * more urgent than its priority; the threshold still holds (R3.1). */
+    uint32_t held[LM_PRIO_WORDS];
+#if LM_PRIO_WORDS > 1
+    uint32_t held_summary;      /* bit w: held[w] != 0 */
+#endif
     bool started;
     lm_idle_hook_t idle_hook;
 #if LM_CFG_SWITCH_HOOK

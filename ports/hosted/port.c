@@ -70,10 +70,15 @@ static struct {
 /* ---- fiber switching ---- */
 
 static void fiber_switch(ucontext_t *from, ucontext_t *to, const void *to_stack,
-                         size_t to_size, bool from_dies)
+                         size_t to_size, bool from_dies, void *from_stack, size_t from_size)
 {
 #if HOSTED_ASAN
     void *fake = NULL;
+    if (from_dies && from_stack != NULL) {
+        /* R11.4: the dead thread's stack is the application's again; drop
+         * the red zones of its frames, which never return. */
+        ASAN_UNPOISON_MEMORY_REGION(from_stack, from_size);
+    }
     __sanitizer_start_switch_fiber(from_dies ? NULL : &fake, to_stack, to_size);
     if (swapcontext(from, to) != 0) {
         lm_fatal(LM_FATAL_PORT, "swapcontext");
@@ -83,6 +88,8 @@ static void fiber_switch(ucontext_t *from, ucontext_t *to, const void *to_stack,
     (void)to_stack;
     (void)to_size;
     (void)from_dies;
+    (void)from_stack;
+    (void)from_size;
     if (swapcontext(from, to) != 0) {
         lm_fatal(LM_FATAL_PORT, "swapcontext");
     }
@@ -128,7 +135,8 @@ static void pendsv(void)
         hp.in_pendsv = false;
         if (next != prev) {
             bool dies = lm_thread_state(prev) == LM_THREAD_TERMINATED;
-            fiber_switch(&prev->ctx.uc, &next->ctx.uc, next->stack, next->stack_size, dies);
+            fiber_switch(&prev->ctx.uc, &next->ctx.uc, next->stack, next->stack_size, dies,
+                         prev->stack, prev->stack_size);
         }
     }
 }
@@ -275,7 +283,7 @@ void lm_port_start(lm_thread_t *first)
 {
     hp.running = true;
     hp.masked = 0u;
-    fiber_switch(&hp.main_uc, &first->ctx.uc, first->stack, first->stack_size, false);
+    fiber_switch(&hp.main_uc, &first->ctx.uc, first->stack, first->stack_size, false, NULL, 0);
     /* Back from lm_hosted_stop(): the simulation is over. */
     port_reset();
 }
@@ -284,7 +292,7 @@ _Noreturn void lm_hosted_stop(void)
 {
     lm_thread_t *self = lm_thread_self();
     hp.running = false;
-    fiber_switch(&self->ctx.uc, &hp.main_uc, hp.main_stack, hp.main_stack_size, true);
+    fiber_switch(&self->ctx.uc, &hp.main_uc, hp.main_stack, hp.main_stack_size, true, NULL, 0);
     lm_fatal(LM_FATAL_PORT, "a stopped simulation resumed");
 }
 

@@ -1,0 +1,690 @@
+/*
+ * Bounded masked cost (seed 003; R1.3, R9.1-R9.4, R10.6).
+ *
+ * This program links `limen_kernel_bbcount`: the kernel's own sources built
+ * with -fsanitize-coverage=trace-pc. Every basic block of kernel code calls
+ * the hosted port, which counts the blocks executed while interrupts are
+ * masked, one count per stretch from lock to unlock (docs/hosted.md,
+ * "Counting masked work"). The counts therefore come from the compiler's
+ * instrumentation, not from the kernel's data structures, and they are
+ * deterministic: equal counts across patterns are the assertion, not a time.
+ *
+ * Each case prints the counts it measured, one line per pattern.
+ */
+#include <string.h>
+#include "harness.h"
+#include "limen/port.h"
+
+#if defined(LM_PORT_HOSTED)
+
+/* ---- threads beyond the harness's 24 ---- */
+
+/* Up to 52 waiters plus a newcomer: more than the harness holds. Their
+ * stacks are the port's minimum (32 KiB, docs/hosted.md): these threads
+ * call only the kernel, never printf. */
+#define XT_MAX 56u
+#define XT_STACK ((size_t)LM_PORT_MIN_STACK)
+static lm_thread_t xt[XT_MAX];
+static LM_STACK_DEFINE(xt_stacks, XT_STACK * XT_MAX);
+static unsigned xt_count;
+
+static void xt_reset(void)
+{
+    memset(xt, 0, sizeof xt);
+    xt_count = 0;
+}
+
+static lm_thread_t *xt_spawn(const char *name, unsigned prio, lm_thread_entry_t fn, void *arg,
+                             bool start)
+{
+    if (xt_count == XT_MAX) {
+        lmt_fail(__FILE__, __LINE__, "too many extra threads");
+    }
+    lm_thread_t *t = &xt[xt_count];
+    lm_thread_attr_t a;
+    lm_thread_attr_init(&a);
+    a.name = name;
+    a.entry = fn;
+    a.arg = arg;
+    a.stack = xt_stacks + XT_STACK * xt_count;
+    a.stack_size = XT_STACK;
+    a.priority = (uint16_t)prio;
+    xt_count++;
+    LMT_ST(lm_thread_create(t, &a), LM_OK);
+    if (start) {
+        LMT_ST(lm_thread_start(t), LM_OK);
+    }
+    return t;
+}
+
+static lm_hosted_mask_stats_t mask_stats(void)
+{
+    lm_hosted_mask_stats_t m;
+    lm_hosted_mask_stats(&m);
+    return m;
+}
+
+static void print_stats(const char *what, const lm_hosted_mask_stats_t *m)
+{
+    printf("  %-44s max %4lu  stretches %4lu  total %6lu\n", what, (unsigned long)m->max_blocks,
+           (unsigned long)m->stretches, (unsigned long)m->total_blocks);
+}
+
+/* ---- sanity: the counter counts kernel blocks, and only while masked ---- */
+
+#define SAN_MUTEXES 8u
+static lm_mutex_t san_m[SAN_MUTEXES + 1u];
+static uint64_t san_unlock_blocks[SAN_MUTEXES + 1u];
+static uint64_t san_empty_stretch, san_give_a, san_give_b, san_give_c;
+
+static void sanity_thread(void *arg)
+{
+    (void)arg;
+    lm_sem_t s;
+    memset(&s, 0, sizeof s);
+    LMT_ST(lm_sem_create(&s, 0, 10), LM_OK);
+
+    /* A masked stretch that runs no kernel code: the port's own lock and
+     * unlock are not instrumented, so it counts zero blocks. */
+    lm_hosted_mask_stats_reset();
+    lm_irqstate_t st = lm_port_irq_lock();
+    lm_port_irq_unlock(st);
+    lm_hosted_mask_stats_t m = mask_stats();
+    LMT_EQ(m.stretches, 1);
+    san_empty_stretch = m.max_blocks;
+
+    /* One kernel call, one stretch, a nonzero and repeatable count. */
+    lm_hosted_mask_stats_reset();
+    LMT_ST(lm_sem_give(&s), LM_OK);
+    m = mask_stats();
+    LMT_EQ(m.stretches, 1);
+    san_give_a = m.last_blocks;
+    lm_hosted_mask_stats_reset();
+    LMT_ST(lm_sem_give(&s), LM_OK);
+    san_give_b = mask_stats().last_blocks;
+
+    /* Kernel code that runs unmasked is not counted: a query that takes
+     * no lock adds nothing, and the next stretch counts as before. */
+    uint32_t count = 0;
+    lm_hosted_mask_stats_reset();
+    LMT_ST(lm_sem_count(&s, &count), LM_OK);
+    LMT_EQ(count, 2);
+    m = mask_stats();
+    LMT_EQ(m.stretches, 0);
+    LMT_EQ(m.total_blocks, 0);
+    LMT_ST(lm_sem_give(&s), LM_OK);
+    san_give_c = mask_stats().last_blocks;
+
+    /* Unlocking one mutex recomputes the owner's priority over every
+     * mutex it still holds (limen/mutex.h: O(mutexes still held)), under
+     * the lock: holding more makes the stretch longer. */
+    for (unsigned k = 1; k <= SAN_MUTEXES; k++) {
+        for (unsigned i = 0; i < k; i++) {
+            memset(&san_m[i], 0, sizeof san_m[i]);
+            LMT_ST(lm_mutex_create(&san_m[i], LM_MUTEX_INHERIT), LM_OK);
+            LMT_ST(lm_mutex_lock(&san_m[i], LM_WAIT_FOREVER), LM_OK);
+        }
+        lm_hosted_mask_stats_reset();
+        LMT_ST(lm_mutex_unlock(&san_m[k - 1u]), LM_OK);
+        m = mask_stats();
+        LMT_EQ(m.stretches, 1);
+        san_unlock_blocks[k] = m.last_blocks;
+        for (unsigned i = 0; i + 1u < k; i++) {
+            LMT_ST(lm_mutex_unlock(&san_m[i]), LM_OK);
+        }
+    }
+}
+
+/* The instrumentation sees kernel basic blocks executed while masked, and
+ * more of them for an operation that does more work under the lock. */
+LMT_CASE(instrumentation_counts_masked_kernel_blocks)
+{
+    lmt_begin();
+    lmt_spawn("S", 5, sanity_thread, NULL);
+    lmt_run();
+    printf("  masked stretch without kernel code: %lu blocks\n",
+           (unsigned long)san_empty_stretch);
+    printf("  sem give, no waiter: %lu, again: %lu blocks\n", (unsigned long)san_give_a,
+           (unsigned long)san_give_b);
+    for (unsigned k = 1; k <= SAN_MUTEXES; k++) {
+        printf("  mutex unlock holding %u inheriting mutexes: %lu blocks\n", k,
+               (unsigned long)san_unlock_blocks[k]);
+    }
+    LMT_EQ(san_empty_stretch, 0);
+    LMT_CHECK(san_give_a > 0u);
+    LMT_EQ(san_give_a, san_give_b);
+    LMT_EQ(san_give_c, san_give_a);
+    /* Strictly longer with more held mutexes, by the same number of blocks
+     * per mutex: the count follows the loop iteration by iteration. */
+    uint64_t step = san_unlock_blocks[2] - san_unlock_blocks[1];
+    LMT_CHECK(san_unlock_blocks[2] > san_unlock_blocks[1]);
+    for (unsigned k = 2; k <= SAN_MUTEXES; k++) {
+        LMT_EQ(san_unlock_blocks[k] - san_unlock_blocks[k - 1u], step);
+    }
+}
+
+/* ---- seed 003: semaphore take and give with 0..52 waiters ---- */
+
+static lm_sem_t sem;
+static lm_thread_t *newcomer;
+static lm_thread_t *first_woken;
+static lm_status_t first_status;
+static lm_hosted_mask_stats_t take_ms, give_ms;
+
+static void sem_waiter(void *arg)
+{
+    (void)arg;
+    lm_status_t st = lm_sem_take(&sem, LM_WAIT_FOREVER);
+    if (first_woken == NULL) {
+        /* The give and the switch to this thread are the last masked
+         * stretches; nothing of this thread's own has run masked yet. */
+        lm_hosted_mask_stats(&give_ms);
+        first_woken = lm_thread_self();
+        first_status = st;
+    }
+}
+
+static void sem_newcomer(void *arg)
+{
+    lm_hosted_mask_stats_reset();
+    sem_waiter(arg);
+}
+
+/* Least urgent of all: it runs once every waiter has blocked. */
+static void sem_driver(void *arg)
+{
+    (void)arg;
+    /* The newcomer preempts, blocks at once, and we are back. */
+    LMT_ST(lm_thread_start(newcomer), LM_OK);
+    lm_hosted_mask_stats(&take_ms);
+    lm_hosted_mask_stats_reset();
+    LMT_ST(lm_sem_give(&sem), LM_OK); /* the first waiter preempts us */
+    lm_hosted_stop();
+}
+
+static void sem_pattern(unsigned per_prio, unsigned newcomer_prio)
+{
+    lmt_begin();
+    xt_reset();
+    memset(&sem, 0, sizeof sem);
+    LMT_ST(lm_sem_create(&sem, 0, 1000), LM_OK);
+    first_woken = NULL;
+    memset(&take_ms, 0, sizeof take_ms);
+    memset(&give_ms, 0, sizeof give_ms);
+    lm_thread_t *first_at_2 = NULL;
+    for (unsigned p = 2; p <= 14; p++) {
+        for (unsigned i = 0; i < per_prio; i++) {
+            lm_thread_t *t = xt_spawn("w", p, sem_waiter, NULL, true);
+            if (first_at_2 == NULL) {
+                first_at_2 = t;
+            }
+        }
+    }
+    newcomer = xt_spawn("N", newcomer_prio, sem_newcomer, NULL, false);
+    lmt_spawn("D", 20, sem_driver, NULL);
+    lmt_run();
+    /* The give woke the most urgent waiter, first come among equals. */
+    lm_thread_t *expect = (newcomer_prio < 2u || first_at_2 == NULL) ? newcomer : first_at_2;
+    LMT_CHECK(first_woken == expect);
+    LMT_ST(first_status, LM_OK);
+}
+
+/*
+ * Seed 003, R10.6, R1.3: a newcomer's blocking take, and a give that wakes
+ * the first waiter, hold the lock for the same number of blocks whether 0,
+ * 13, 26 or 52 threads already wait (0, 1, 2 or 4 at each priority 2..14),
+ * and whatever the newcomer's priority.
+ *
+ * The wait queue's O(1) operations have one branch: whether the ring of the
+ * priority touched is empty (a bit to set or clear) or not. So the counts
+ * fall into two classes, fixed by that ring alone and never by how many
+ * threads wait elsewhere or in it: a newcomer joining an empty ring or an
+ * occupied one; a woken waiter that leaves its ring empty or leaves peers.
+ * The case asserts equality within each class, over all twelve patterns.
+ */
+LMT_CASE(sem_take_and_give_cost_independent_of_waiters)
+{
+    static const unsigned per_prio[] = {0, 1, 2, 4};
+    static const unsigned nprio[] = {1, 8, 15};
+    uint64_t take_class[2] = {0, 0}, give_class[2] = {0, 0};
+    unsigned take_seen[2] = {0, 0}, give_seen[2] = {0, 0};
+    for (unsigned j = 0; j < 3u; j++) {
+        for (unsigned i = 0; i < 4u; i++) {
+            unsigned k = per_prio[i], p = nprio[j];
+            sem_pattern(k, p);
+            /* Does the newcomer join an occupied ring? Does the woken
+             * thread (the newcomer at 1, else the first at 2 if any)
+             * leave peers behind? */
+            unsigned joins = (k > 0u && p >= 2u && p <= 14u) ? 1u : 0u;
+            unsigned leaves = (p >= 2u && k >= 2u) ? 1u : 0u;
+            char what[96];
+            snprintf(what, sizeof what, "take: %2u waiters (%u at each of 2..14), newcomer %2u",
+                     k * 13u, k, p);
+            print_stats(what, &take_ms);
+            snprintf(what, sizeof what, "give: %2u waiters (%u at each of 2..14), newcomer %2u",
+                     k * 13u, k, p);
+            print_stats(what, &give_ms);
+            /* The take and the switch away; the give and the switch in. */
+            LMT_EQ(take_ms.stretches, 2);
+            LMT_EQ(give_ms.stretches, 2);
+            if (take_seen[joins]++ == 0u) {
+                take_class[joins] = take_ms.max_blocks;
+            }
+            if (give_seen[leaves]++ == 0u) {
+                give_class[leaves] = give_ms.max_blocks;
+            }
+            LMT_EQ(take_ms.max_blocks, take_class[joins]);
+            LMT_EQ(give_ms.max_blocks, give_class[leaves]);
+        }
+    }
+    /* Both classes of each were exercised, each including 52-waiter runs. */
+    LMT_EQ(take_seen[0], 9);
+    LMT_EQ(take_seen[1], 3);
+    LMT_EQ(give_seen[0], 8);
+    LMT_EQ(give_seen[1], 4);
+    printf("  take: %lu blocks (empty ring), %lu (occupied ring); give: %lu (ring emptied), "
+           "%lu (peers left)\n",
+           (unsigned long)take_class[0], (unsigned long)take_class[1],
+           (unsigned long)give_class[0], (unsigned long)give_class[1]);
+}
+
+/* ---- R9.4: tick expiry with 1,000 timeouts pending ---- */
+
+#define NTIMERS 1000u
+#define EXPIRY_TICK 10u
+#define LONG_DELAY 100000u
+#define WHEEL ((lm_tick_t)LM_CFG_TIMER_WHEEL_SLOTS)
+#define LONG_DELAY_ALIGNED (WHEEL * 2000u) /* slot 0 when armed at tick 0 */
+#define PROBE_DELAY 5u
+static lm_timer_t timers[NTIMERS];
+static lm_timer_t probe;
+static lm_sem_t never_given;
+static unsigned expiring;
+static lm_thread_t *expirers[16];
+static lm_hosted_mask_stats_t tick_ms;
+static unsigned timed_out;
+
+static void must_not_fire(void *arg)
+{
+    (void)arg;
+    lmt_fail(__FILE__, __LINE__, "a long timer fired");
+}
+
+/* Start the n timers with long periods: they stay pending throughout. */
+static void start_long_timers(unsigned n, lm_tick_t first_delay, lm_tick_t stride)
+{
+    memset(timers, 0, sizeof timers);
+    for (unsigned i = 0; i < n; i++) {
+        LMT_ST(lm_timer_create(&timers[i], must_not_fire, NULL), LM_OK);
+        LMT_ST(lm_timer_start(&timers[i], first_delay + i * stride, LONG_DELAY), LM_OK);
+    }
+}
+
+static void expirer(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_sem_take(&never_given, EXPIRY_TICK), LM_ERR_TIMEOUT);
+    timed_out++;
+}
+
+/* Starts least urgent, so it runs once the expiring threads wait; then
+ * becomes the most urgent so that nothing else runs while it measures. */
+static void clock_thread(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_thread_set_priority(lm_thread_self(), 1), LM_OK);
+    while (lm_tick_now() != EXPIRY_TICK - 1u) {
+        lm_hosted_work(1);
+    }
+    lm_hosted_mask_stats_reset();
+    lm_hosted_work(1); /* the tick interrupt, then the deferred expiry steps */
+    tick_ms = mask_stats();
+    LMT_EQ(lm_tick_now(), EXPIRY_TICK);
+    for (unsigned i = 0; i < expiring; i++) {
+        LMT_EQ(lm_thread_state(expirers[i]), LM_THREAD_READY);
+    }
+    /* Let the woken threads run and report their timeouts. */
+    LMT_ST(lm_thread_set_priority(lm_thread_self(), 30), LM_OK);
+    /* The threshold followed the priority up (R4.5); drop it too. */
+    LMT_ST(lm_thread_set_threshold(lm_thread_self(), LM_THRESHOLD_NONE), LM_OK);
+    LMT_EQ(timed_out, expiring);
+    lm_hosted_stop();
+}
+
+static void tick_pattern(unsigned n)
+{
+    lmt_begin();
+    xt_reset();
+    memset(&never_given, 0, sizeof never_given);
+    LMT_ST(lm_sem_create(&never_given, 0, 1), LM_OK);
+    start_long_timers(NTIMERS, LONG_DELAY, 1);
+    expiring = n;
+    timed_out = 0;
+    /* One priority each (4..19), less urgent than the clock thread once it
+     * has raised itself, so none runs inside the measured tick. */
+    for (unsigned i = 0; i < n; i++) {
+        expirers[i] = xt_spawn("e", 4u + i, expirer, NULL, true);
+    }
+    lmt_spawn("C", 25, clock_thread, NULL);
+    lmt_run();
+}
+
+/*
+ * R9.4, seed 003: 0, 1, 8 or 16 thread timeouts expire on one tick while
+ * 1,000 timer timeouts stay pending. The longest masked stretch of that
+ * tick (the tick interrupt, every deferred expiry step and the switch
+ * decision) is the same for 1, 8 and 16, and no longer for 0; only the
+ * number of steps, one per expiring timeout, and the total grow. The
+ * expiring threads have one priority each so that every expiry step takes
+ * the same path through the wait and ready queues (see the semaphore case
+ * for the empty-ring branch).
+ */
+LMT_CASE(tick_expiry_cost_independent_of_expiring_count)
+{
+    static const unsigned counts[] = {0, 1, 8, 16};
+    lm_hosted_mask_stats_t r[4];
+    for (unsigned i = 0; i < 4u; i++) {
+        tick_pattern(counts[i]);
+        r[i] = tick_ms;
+        char what[80];
+        snprintf(what, sizeof what, "tick: %2u expiring, %u timers pending", counts[i], NTIMERS);
+        print_stats(what, &r[i]);
+    }
+    LMT_EQ(r[2].max_blocks, r[1].max_blocks);
+    LMT_EQ(r[3].max_blocks, r[1].max_blocks);
+    LMT_CHECK(r[0].max_blocks <= r[1].max_blocks);
+    for (unsigned i = 1; i < 4u; i++) {
+        /* One more masked step per expiring timeout, and more work. */
+        LMT_EQ(r[i].stretches, r[0].stretches + counts[i]);
+        LMT_CHECK(r[i].total_blocks > r[i - 1u].total_blocks);
+    }
+}
+
+static lm_hosted_mask_stats_t arm_ms, cancel_ms;
+
+static void arm_cancel_thread(void *arg)
+{
+    (void)arg;
+    memset(&probe, 0, sizeof probe);
+    LMT_ST(lm_timer_create(&probe, must_not_fire, NULL), LM_OK);
+    lm_hosted_mask_stats_reset();
+    LMT_ST(lm_timer_start(&probe, PROBE_DELAY, 0), LM_OK);
+    arm_ms = mask_stats();
+    lm_hosted_mask_stats_reset();
+    LMT_ST(lm_timer_stop(&probe), LM_OK);
+    cancel_ms = mask_stats();
+    lm_hosted_stop(); /* before idle lets the long timers come due */
+}
+
+static void arm_cancel_pattern(unsigned n, bool same_slot)
+{
+    lmt_begin();
+    memset(timers, 0, sizeof timers);
+    for (unsigned i = 0; i < n; i++) {
+        /* Deadlines far beyond one wheel revolution; `same_slot` puts each
+         * in the probe's slot, otherwise every slot but the probe's. */
+        lm_tick_t slot = same_slot ? PROBE_DELAY : i % (WHEEL - 1u);
+        if (!same_slot && slot >= PROBE_DELAY) {
+            slot++;
+        }
+        lm_tick_t delay = LONG_DELAY_ALIGNED + WHEEL * (i / (WHEEL - 1u)) + slot;
+        LMT_ST(lm_timer_create(&timers[i], must_not_fire, NULL), LM_OK);
+        LMT_ST(lm_timer_start(&timers[i], delay, LONG_DELAY), LM_OK);
+    }
+    lmt_spawn("A", 5, arm_cancel_thread, NULL);
+    lmt_run();
+}
+
+/*
+ * R9.4, limen/timer.h: arming and cancelling one timeout cost the same
+ * masked count with 0, 10 or 1,000 other timeouts pending. The wheel's one
+ * branch is whether the probe's slot is left empty by the cancel (its busy
+ * bit is then cleared), so the pending timeouts are placed either all in
+ * other slots or all in the probe's slot, and each placement is compared
+ * across the counts.
+ */
+LMT_CASE(arm_and_cancel_cost_independent_of_pending)
+{
+    static const unsigned counts[] = {0, 10, 1000};
+    uint64_t arm0 = 0, cancel_alone = 0, cancel_shared = 0;
+    for (unsigned same = 0; same < 2u; same++) {
+        for (unsigned i = 0; i < 3u; i++) {
+            if (same != 0u && counts[i] == 0u) {
+                continue; /* nothing to share the slot with */
+            }
+            arm_cancel_pattern(counts[i], same != 0u);
+            char what[80];
+            snprintf(what, sizeof what, "arm: %4u pending, %s", counts[i],
+                     same ? "in its slot" : "in other slots");
+            print_stats(what, &arm_ms);
+            snprintf(what, sizeof what, "cancel: %4u pending, %s", counts[i],
+                     same ? "in its slot" : "in other slots");
+            print_stats(what, &cancel_ms);
+            LMT_EQ(arm_ms.stretches, 1);
+            LMT_EQ(cancel_ms.stretches, 1);
+            if (same == 0u && i == 0u) {
+                arm0 = arm_ms.max_blocks;
+                cancel_alone = cancel_ms.max_blocks;
+            }
+            if (same != 0u && i == 1u) {
+                cancel_shared = cancel_ms.max_blocks;
+            }
+            LMT_EQ(arm_ms.max_blocks, arm0);
+            LMT_EQ(cancel_ms.max_blocks, same ? cancel_shared : cancel_alone);
+        }
+    }
+}
+
+/*
+ * The idle thread decides how long to sleep with interrupts masked
+ * (kernel.c, lmk_idle_entry). lmk_ticks_to_next_event scans every word of
+ * the wheel's busy bitmap once, so that stretch must not depend on how far
+ * away the next timeout is.
+ */
+static lm_tick_t idle_distance;
+static lm_hosted_mask_stats_t idle_ms;
+
+static void idle_probe_fired(void *arg)
+{
+    (void)arg;
+    idle_ms = mask_stats(); /* the idle decision, the tick and this expiry */
+}
+
+static void idle_probe_thread(void *arg)
+{
+    (void)arg;
+    memset(&probe, 0, sizeof probe);
+    LMT_ST(lm_timer_create(&probe, idle_probe_fired, NULL), LM_OK);
+    LMT_ST(lm_timer_start(&probe, idle_distance, 0), LM_OK);
+    lm_hosted_mask_stats_reset(); /* the thread ends; idle runs next */
+}
+
+/* R9.4, seed 003: the idle thread's masked stretch does not depend on how
+ * far away the next timeout is. */
+LMT_CASE(idle_decision_cost_independent_of_next_deadline)
+{
+    static const lm_tick_t distances[] = {2, 10, 30, 63};
+    uint64_t first = 0;
+    for (unsigned i = 0; i < 4u; i++) {
+        idle_distance = distances[i];
+        lmt_begin();
+        lmt_spawn("I", 5, idle_probe_thread, NULL);
+        lmt_run();
+        char what[80];
+        snprintf(what, sizeof what, "idle: next timeout %2u ticks away", (unsigned)distances[i]);
+        print_stats(what, &idle_ms);
+        if (i == 0u) {
+            first = idle_ms.max_blocks;
+        }
+        LMT_EQ(idle_ms.max_blocks, first);
+    }
+}
+
+/* ---- R9.1-R9.3: operations on many waiters ---- */
+
+enum many_op { OP_FLAGS_SET, OP_SEM_DELETE, OP_QUEUE_DELETE, OP_QUEUE_FLUSH, OP_FLAGS_DELETE,
+               OP_POOL_DELETE, OP_MUTEX_DELETE };
+static const char *const op_names[] = {"flags set", "sem delete", "queue delete", "queue flush",
+                                       "flags delete", "pool delete", "mutex delete"};
+
+static enum many_op op;
+static unsigned n_waiters;
+static unsigned same_prio;
+static lm_flags_t m_flags;
+static lm_sem_t m_sem;
+static lm_queue_t m_queue;
+static LM_QUEUE_BUFFER_DEFINE(m_qbuf, sizeof(uint32_t), 16);
+static lm_pool_t m_pool;
+static LM_POOL_BUFFER_DEFINE(m_pbuf, 16, 1);
+static lm_mutex_t m_mutex;
+static lm_hosted_mask_stats_t op_ms;
+static unsigned reported;
+static lm_status_t expect_status;
+
+static lm_status_t many_wait(void)
+{
+    uint32_t v = 0;
+    void *blk = NULL;
+    switch (op) {
+    case OP_FLAGS_SET:
+    case OP_FLAGS_DELETE:
+        return lm_flags_wait(&m_flags, 0x1u, LM_FLAGS_ANY, &v, LM_WAIT_FOREVER);
+    case OP_SEM_DELETE:
+        return lm_sem_take(&m_sem, LM_WAIT_FOREVER);
+    case OP_QUEUE_DELETE:
+        return lm_queue_receive(&m_queue, &v, sizeof v, LM_WAIT_FOREVER);
+    case OP_QUEUE_FLUSH:
+        v = 7u;
+        return lm_queue_send(&m_queue, &v, sizeof v, LM_WAIT_FOREVER);
+    case OP_POOL_DELETE:
+        return lm_pool_alloc(&m_pool, &blk, LM_WAIT_FOREVER);
+    case OP_MUTEX_DELETE:
+        return lm_mutex_lock(&m_mutex, LM_WAIT_FOREVER);
+    }
+    return LM_ERR_PARAM;
+}
+
+static void many_waiter(void *arg)
+{
+    (void)arg;
+    LMT_ST(many_wait(), expect_status);
+    reported++;
+}
+
+static void many_driver(void *arg)
+{
+    (void)arg;
+    uint32_t v = 1u;
+    void *blk = NULL;
+    if (op == OP_QUEUE_FLUSH) {
+        for (unsigned i = 0; i < 16u; i++) {
+            LMT_ST(lm_queue_send(&m_queue, &v, sizeof v, LM_NO_WAIT), LM_OK);
+        }
+    } else if (op == OP_POOL_DELETE) {
+        LMT_ST(lm_pool_alloc(&m_pool, &blk, LM_NO_WAIT), LM_OK);
+    } else if (op == OP_MUTEX_DELETE) {
+        LMT_ST(lm_mutex_lock(&m_mutex, LM_WAIT_FOREVER), LM_OK);
+    }
+    LMT_ST(lm_thread_sleep(1), LM_OK); /* the waiters block meanwhile */
+    lm_hosted_mask_stats_reset();
+    switch (op) {
+    case OP_FLAGS_SET: LMT_ST(lm_flags_set(&m_flags, 0x1u), LM_OK); break;
+    case OP_SEM_DELETE: LMT_ST(lm_sem_delete(&m_sem), LM_OK); break;
+    case OP_QUEUE_DELETE: LMT_ST(lm_queue_delete(&m_queue), LM_OK); break;
+    case OP_QUEUE_FLUSH: LMT_ST(lm_queue_flush(&m_queue), LM_OK); break;
+    case OP_FLAGS_DELETE: LMT_ST(lm_flags_delete(&m_flags), LM_OK); break;
+    case OP_POOL_DELETE: LMT_ST(lm_pool_delete(&m_pool), LM_OK); break;
+    case OP_MUTEX_DELETE: LMT_ST(lm_mutex_delete(&m_mutex), LM_OK); break;
+    }
+    op_ms = mask_stats();
+    /* Every waiter was woken by the one call (they are less urgent, so none
+     * has run yet); now let them run and check their statuses. */
+    LMT_EQ(reported, 0);
+    LMT_ST(lm_thread_set_priority(lm_thread_self(), 30), LM_OK);
+    /* The threshold followed the priority up (R4.5); drop it too. */
+    LMT_ST(lm_thread_set_threshold(lm_thread_self(), LM_THRESHOLD_NONE), LM_OK);
+    LMT_EQ(reported, n_waiters);
+    lm_hosted_stop();
+}
+
+static void many_pattern(enum many_op o, unsigned n)
+{
+    lmt_begin();
+    xt_reset();
+    op = o;
+    n_waiters = n;
+    reported = 0;
+    memset(&m_flags, 0, sizeof m_flags);
+    memset(&m_sem, 0, sizeof m_sem);
+    memset(&m_queue, 0, sizeof m_queue);
+    memset(&m_pool, 0, sizeof m_pool);
+    memset(&m_mutex, 0, sizeof m_mutex);
+    LMT_ST(lm_flags_create(&m_flags, 0), LM_OK);
+    LMT_ST(lm_sem_create(&m_sem, 0, 1), LM_OK);
+    LMT_ST(lm_queue_create(&m_queue, m_qbuf, sizeof(uint32_t), 16), LM_OK);
+    LMT_ST(lm_pool_create(&m_pool, m_pbuf, sizeof m_pbuf, 16, 1), LM_OK);
+    LMT_ST(lm_mutex_create(&m_mutex, LM_MUTEX_INHERIT), LM_OK);
+    expect_status = (o == OP_FLAGS_SET || o == OP_QUEUE_FLUSH) ? LM_OK : LM_ERR_DELETED;
+    lmt_spawn("D", 1, many_driver, NULL);
+    for (unsigned i = 0; i < n; i++) {
+        xt_spawn("w", same_prio ? 10u : 4u + i, many_waiter, NULL, true);
+    }
+    lmt_run();
+}
+
+/*
+ * R9.1 (delete: semaphore, queue, pool, mutex, flags), R9.2 (queue flush
+ * admitting blocked senders), R9.3 (flags set): with 1, 4 or 16 waiters the
+ * longest masked stretch is the same; each waiter gets a masked step of its
+ * own, so the number of stretches is the waiters plus two (the first step
+ * and the final one that finds nobody left), and the total grows.
+ *
+ * Waiters at one priority each make every step take the same path. With all
+ * waiters at one priority the counts of 4 and 16 are still equal; a single
+ * waiter alone both empties its wait ring and opens a ready ring in one
+ * step, which several waiters split over different steps (the empty-ring
+ * branch, see the semaphore case), so 1 is compared with the distinct run.
+ */
+LMT_CASE(many_waiter_ops_cost_independent_of_waiters)
+{
+    static const unsigned counts[] = {1, 4, 16};
+    for (unsigned o = OP_FLAGS_SET; o <= OP_MUTEX_DELETE; o++) {
+        lm_hosted_mask_stats_t r[2][3];
+        for (same_prio = 0; same_prio < 2u; same_prio++) {
+            for (unsigned i = 0; i < 3u; i++) {
+                many_pattern((enum many_op)o, counts[i]);
+                r[same_prio][i] = op_ms;
+                char what[80];
+                snprintf(what, sizeof what, "%s: %2u waiters, %s", op_names[o], counts[i],
+                         same_prio ? "one priority" : "a priority each");
+                print_stats(what, &op_ms);
+                LMT_EQ(op_ms.stretches, counts[i] + 2u);
+                if (i > 0u) {
+                    LMT_CHECK(op_ms.total_blocks > r[same_prio][i - 1u].total_blocks);
+                }
+            }
+        }
+        LMT_EQ(r[0][1].max_blocks, r[0][0].max_blocks);
+        LMT_EQ(r[0][2].max_blocks, r[0][0].max_blocks);
+        LMT_EQ(r[1][2].max_blocks, r[1][1].max_blocks);
+        LMT_EQ(r[1][0].max_blocks, r[0][0].max_blocks);
+        LMT_CHECK(r[1][1].max_blocks <= r[0][0].max_blocks);
+    }
+}
+
+#endif /* LM_PORT_HOSTED */
+
+#if defined(LM_PORT_HOSTED)
+LMT_MAIN(LMT_RUN(instrumentation_counts_masked_kernel_blocks),
+         LMT_RUN(sem_take_and_give_cost_independent_of_waiters),
+         LMT_RUN(tick_expiry_cost_independent_of_expiring_count),
+         LMT_RUN(arm_and_cancel_cost_independent_of_pending),
+         LMT_RUN(many_waiter_ops_cost_independent_of_waiters),
+         LMT_RUN(idle_decision_cost_independent_of_next_deadline))
+#else
+/* The counts need the hosted port's instrumentation; nothing to run here. */
+int main(void)
+{
+    return 0;
+}
+#endif
