@@ -91,6 +91,20 @@ static void mutex_hand_over_locked(lm_mutex_t *m, lm_status_t status)
     }
 }
 
+/* R5.7: would `cur` waiting on m close a chain of owners back to itself?
+ * Lock: held. Cost: O(chain depth). */
+static bool closes_cycle(const lm_mutex_t *m, const lm_thread_t *cur)
+{
+    const lm_thread_t *o = m->owner;
+    while (o != NULL && o->state == LM_THREAD_BLOCKED && o->wait_kind == LMK_WAIT_MUTEX) {
+        o = ((const lm_mutex_t *)o->wait_obj)->owner;
+        if (o == cur) {
+            return true;
+        }
+    }
+    return false;
+}
+
 lm_status_t lm_mutex_lock(lm_mutex_t *m, lm_tick_t timeout)
 {
     LMK_CHECK_OBJ(m, LM_MAGIC_MUTEX);
@@ -125,16 +139,8 @@ lm_status_t lm_mutex_lock(lm_mutex_t *m, lm_tick_t timeout)
         return st;
     }
     st = lmk_wait_allowed(timeout);
-    if (st == LM_OK) {
-        /* R5.7: refuse to wait behind a chain of owners that leads back. */
-        const lm_thread_t *o = m->owner;
-        while (o != NULL && o->state == LM_THREAD_BLOCKED && o->wait_kind == LMK_WAIT_MUTEX) {
-            o = ((const lm_mutex_t *)o->wait_obj)->owner;
-            if (o == cur) {
-                st = LM_ERR_DEADLOCK;
-                break;
-            }
-        }
+    if (st == LM_OK && closes_cycle(m, cur)) {
+        st = LM_ERR_DEADLOCK;
     }
     if (st != LM_OK) {
         lm_port_irq_unlock(s);

@@ -93,6 +93,10 @@ void lmk_sched_stop_current_locked(uint8_t new_state)
     LM_ASSERT(cur != &lmk_idle_thread);
     lmk_ready_remove_locked(cur);
     cur->state = new_state;
+    /* R3.5: the next decision is by priority alone. If cur is made ready
+     * again before the switch (an interrupt at the unmask), it is at the
+     * tail of its ring (R2.2) and keeps no claim on the CPU. */
+    cur->yielded = 1u;
     lm_port_switch_pend();
 }
 

@@ -27,10 +27,10 @@ static bool thread_live(const lm_thread_t *t)
     return t->state != LM_THREAD_INACTIVE && t->state != LM_THREAD_TERMINATED;
 }
 
-/* Context: thread or before start. Lock: none (t is in no list). Cost: O(1). */
-lm_status_t lm_thread_create(lm_thread_t *t, const lm_thread_attr_t *attr)
+#if LM_CFG_ARG_CHECKS
+/* The attribute checks of lm_thread_create (docs/errors.md). */
+static lm_status_t attr_check(const lm_thread_attr_t *attr)
 {
-    LMK_CHECK(t != NULL && attr != NULL, LM_ERR_PARAM);
     LMK_CHECK(attr->entry != NULL && attr->stack != NULL, LM_ERR_PARAM);
     LMK_CHECK(((uintptr_t)attr->stack & (LM_PORT_STACK_ALIGN - 1u)) == 0u, LM_ERR_PARAM);
     LMK_CHECK(attr->stack_size >= LM_PORT_MIN_STACK, LM_ERR_PARAM);
@@ -38,6 +38,20 @@ lm_status_t lm_thread_create(lm_thread_t *t, const lm_thread_attr_t *attr)
     LMK_CHECK(attr->threshold == LM_THRESHOLD_NONE || attr->threshold <= attr->priority,
               LM_ERR_PRIORITY);
     LMK_CHECK(attr->time_slice <= LM_TICK_MAX_TIMEOUT, LM_ERR_PARAM);
+    return LM_OK;
+}
+#endif
+
+/* Context: thread or before start. Lock: none (t is in no list). Cost: O(1). */
+lm_status_t lm_thread_create(lm_thread_t *t, const lm_thread_attr_t *attr)
+{
+    LMK_CHECK(t != NULL && attr != NULL, LM_ERR_PARAM);
+#if LM_CFG_ARG_CHECKS
+    lm_status_t bad = attr_check(attr);
+    if (bad != LM_OK) {
+        return bad;
+    }
+#endif
     LMK_CHECK(!lm_port_in_isr(), LM_ERR_ISR);
 #if LM_CFG_ARG_CHECKS
     if (t->magic == LM_MAGIC_THREAD && thread_live(t)) {
@@ -193,6 +207,7 @@ lm_status_t lm_thread_suspend(lm_thread_t *t)
         } else {
             lmk_ready_remove_locked(t);
             t->state = LM_THREAD_SUSPENDED;
+            lmk_sched_check_locked(); /* R3.6: a hold t had may have ended */
         }
         break;
     case LM_THREAD_BLOCKED:
@@ -321,8 +336,10 @@ lm_status_t lm_thread_set_threshold(lm_thread_t *t, unsigned threshold)
     lm_irqstate_t s = lm_port_irq_lock();
     t->threshold = (uint16_t)threshold;
     t->preempt_limit = (uint16_t)lmk_min_prio(t->threshold, t->prio);
-    if (t == lmk.current) {
-        lmk_sched_check_locked(); /* R4.6: a lowered threshold may let one in */
+    if (t->state == LM_THREAD_READY) {
+        /* R4.6: a lowered threshold may let one in, whether t runs or is a
+         * preempted thread holding the CPU for its band (R3.6). */
+        lmk_sched_check_locked();
     }
     lm_port_irq_unlock(s);
     return LM_OK;

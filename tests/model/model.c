@@ -1,0 +1,479 @@
+/*
+ * Reference model, from docs/rules.md only. Every decision cites its rule.
+ * Threads never end here (the driver's threads loop forever), there is no
+ * scheduler lock and no time-slice (time_slice 0): R2.4-R2.6, R5.6, R6 and
+ * R11 life-cycle calls other than suspend/resume are outside the model.
+ */
+#include "model.h"
+
+/* 1: R1.4/R3.5 as written (the kernel diverges, README "Known"). */
+#ifndef MODEL_STRICT_R1_4
+#define MODEL_STRICT_R1_4 1
+#endif
+
+#include <stdio.h>
+#include <string.h>
+
+static bool ready(const struct md *m, int t)
+{
+    return m->t[t].state == MD_READY;
+}
+
+bool md_waiting(const struct md *m, int t)
+{
+    return m->t[t].wait != MD_W_NONE;
+}
+
+/* R2.2: a thread made ready joins the tail of its priority's ring. */
+static void make_ready(struct md *m, int t)
+{
+    m->t[t].state = MD_READY;
+    m->t[t].rseq = ++m->tailc;
+    m->t[t].held = false; /* R3.5: comes back preempting by priority only */
+    if (t != m->cur) {
+        m->t[t].yielded = false; /* the running thread's is cleared by md_resched */
+    }
+}
+
+void md_init(struct md *m, int n, const int *prio, const int *thr)
+{
+    memset(m, 0, sizeof *m);
+    m->n = n;
+    m->cur = MD_NONE;
+    for (int i = 0; i < MD_SEMS; i++) {
+        m->sem_count[i] = 0;
+    }
+    for (int i = 0; i < MD_MUTEXES; i++) {
+        m->mtx_owner[i] = MD_NONE;
+    }
+    for (int i = 0; i < n; i++) {
+        struct md_thread *t = &m->t[i];
+        t->base = t->prio = prio[i];
+        t->thr = thr[i] < 0 ? prio[i] : thr[i]; /* R3.2 none = the priority */
+        t->ret = MD_OK;
+        make_ready(m, i); /* R11.1 start: tail of its priority */
+    }
+}
+
+/* Most urgent waiter of a wait queue: priority order, FIFO among equals
+ * (R10.6, R5.5). */
+static int first_waiter(const struct md *m, int kind, int obj)
+{
+    int best = MD_NONE;
+    for (int i = 0; i < m->n; i++) {
+        const struct md_thread *t = &m->t[i];
+        if (t->wait != kind || t->wobj != obj) {
+            continue;
+        }
+        if (best == MD_NONE || t->prio < m->t[best].prio ||
+            (t->prio == m->t[best].prio && t->wseq < m->t[best].wseq)) {
+            best = i;
+        }
+    }
+    return best;
+}
+
+static void arm(struct md *m, int t, uint32_t ticks)
+{
+    m->t[t].armed = true;
+    m->t[t].deadline = m->time + ticks; /* R8.2: the n-th tick after the call */
+    m->t[t].arm_seq = ++m->armc;
+}
+
+static void block(struct md *m, int t, int kind, int obj, uint32_t timeout)
+{
+    struct md_thread *th = &m->t[t];
+#if MODEL_STRICT_R1_4
+    /* R7.1 (a)/(b), R3.5: it gave up the CPU; if woken before the switch it
+     * is at the tail of its ring and must not keep running (R1.4). */
+    th->yielded = true;
+#endif
+    th->state = kind == MD_W_SLEEP ? MD_SLEEPING : MD_BLOCKED;
+    th->wait = kind;
+    th->wobj = obj;
+    th->wseq = ++m->wseqc;
+    th->held = false;
+    arm(m, t, timeout);
+}
+
+/* End t's wait with `status` (R8.1: exactly one event ends it). */
+static void end_wait(struct md *m, int t, int status)
+{
+    struct md_thread *th = &m->t[t];
+    th->wait = MD_W_NONE;
+    th->armed = false;
+    th->ret = status;
+    if (th->susp_req) { /* R11.2: suspended instead of ready, keeps its status */
+        th->susp_req = false;
+        th->state = MD_SUSPENDED;
+    } else {
+        make_ready(m, t);
+    }
+}
+
+static void update_eff(struct md *m, int t);
+
+/* The effective priority changed to p: move t where R4.1-R4.3 say. */
+static void set_eff(struct md *m, int t, int p)
+{
+    struct md_thread *th = &m->t[t];
+    th->prio = p;
+    if (th->state == MD_READY) {
+        if (t == m->cur) {
+            th->rseq = --m->headc; /* R4.1: running thread, head of its new ring */
+            for (int i = 0; i < m->n; i++) {
+                if (i != t && m->t[i].prio == p) {
+                    m->t[i].held = false; /* it is no longer first of its ring */
+                }
+            }
+        } else {
+            th->rseq = ++m->tailc; /* R4.2: tail of the new ring */
+            th->held = false;      /* R3.6: a priority change loses the hold */
+        }
+    } else if (th->wait == MD_W_SEM || th->wait == MD_W_MUTEX) {
+        th->wseq = ++m->wseqc;     /* R4.3: tail of the new priority in the wait queue */
+        if (th->wait == MD_W_MUTEX && m->mtx_owner[th->wobj] != MD_NONE) {
+            update_eff(m, m->mtx_owner[th->wobj]); /* R5.3: transitive */
+        }
+    }
+}
+
+/* R4.4, R5.2: base priority, raised by the most urgent waiter of every
+ * (inheriting) mutex it owns. */
+static void update_eff(struct md *m, int t)
+{
+    int p = m->t[t].base;
+    for (int x = 0; x < MD_MUTEXES; x++) {
+        if (m->mtx_owner[x] != t) {
+            continue;
+        }
+        int w = first_waiter(m, MD_W_MUTEX, x);
+        if (w != MD_NONE && m->t[w].prio < p) {
+            p = m->t[w].prio;
+        }
+    }
+    if (p != m->t[t].prio) {
+        set_eff(m, t, p);
+    }
+}
+
+static int limit(const struct md *m, int t)
+{
+    /* R3.1, R4.7: effective threshold, the more urgent of both. */
+    return m->t[t].thr < m->t[t].prio ? m->t[t].thr : m->t[t].prio;
+}
+
+void md_resched(struct md *m)
+{
+    int best = MD_NONE; /* R1.4: head of the most urgent non-empty ring */
+    for (int i = 0; i < m->n; i++) {
+        if (!ready(m, i)) {
+            continue;
+        }
+        if (best == MD_NONE || m->t[i].prio < m->t[best].prio ||
+            (m->t[i].prio == m->t[best].prio && m->t[i].rseq < m->t[best].rseq)) {
+            best = i;
+        }
+    }
+    bool cur_ready = m->cur != MD_NONE && ready(m, m->cur);
+    int win = best;
+    /* R3.6: the most urgent preempted thread keeps its threshold: it runs
+     * before anything that threshold holds back. */
+    int h = MD_NONE;
+    for (int i = 0; i < m->n; i++) {
+        if (ready(m, i) && m->t[i].held &&
+            (h == MD_NONE || m->t[i].prio < m->t[h].prio ||
+             (m->t[i].prio == m->t[h].prio && m->t[i].rseq < m->t[h].rseq))) {
+            h = i;
+        }
+    }
+    if (h != MD_NONE && !(m->t[win].prio < limit(m, h))) {
+        win = h;
+    }
+    /* R1.2, R3.1: the running thread keeps the CPU against anything not more
+     * urgent than its effective threshold, unless it gave it up (R3.3). */
+    if (cur_ready && !m->t[m->cur].yielded && !(m->t[win].prio < limit(m, m->cur))) {
+        win = m->cur;
+    }
+    if (cur_ready && !m->t[m->cur].yielded && win != m->cur &&
+        limit(m, m->cur) < m->t[m->cur].prio) {
+        /* R3.6: preempted past a threshold it has; R2.1 stays at the head.
+         * (A thread without a threshold when preempted holds nothing.) */
+        m->t[m->cur].held = true;
+    }
+    if (m->cur != MD_NONE) {
+        m->t[m->cur].yielded = false;
+    }
+    if (win != MD_NONE) {
+        m->t[win].held = false;
+    }
+    m->cur = win;
+}
+
+void md_sem_take(struct md *m, int s, uint32_t timeout)
+{
+    int me = m->cur;
+    if (m->sem_count[s] > 0u) {
+        m->sem_count[s]--;
+        m->t[me].ret = MD_OK;
+    } else if (timeout == 0u) {
+        m->t[me].ret = MD_WOULD_BLOCK; /* R8.3 LM_NO_WAIT never blocks */
+    } else {
+        block(m, me, MD_W_SEM, s, timeout);
+    }
+}
+
+int md_sem_give(struct md *m, int s)
+{
+    int w = first_waiter(m, MD_W_SEM, s); /* R10.5: the most urgent waiter */
+    if (w != MD_NONE) {
+        end_wait(m, w, MD_OK);
+        return MD_OK;
+    }
+    if (m->sem_count[s] >= MD_SEM_MAX) {
+        return MD_OVERFLOW; /* R10.5 */
+    }
+    m->sem_count[s]++;
+    return MD_OK;
+}
+
+void md_mutex_lock(struct md *m, int x, uint32_t timeout)
+{
+    int me = m->cur;
+    int o = m->mtx_owner[x];
+    if (o == MD_NONE) {
+        m->mtx_owner[x] = me;
+        m->mtx_depth[x] = 1;
+        m->t[me].ret = MD_OK;
+        return;
+    }
+    if (o == me) { /* R5.1: recursive */
+        m->mtx_depth[x]++;
+        m->t[me].ret = MD_OK;
+        return;
+    }
+    if (timeout == 0u) {
+        m->t[me].ret = MD_WOULD_BLOCK;
+        return;
+    }
+    /* R5.7: waiting behind a chain of owners leading back to the caller. */
+    for (int y = o; y != MD_NONE;) {
+        if (y == me) {
+            m->t[me].ret = MD_DEADLOCK;
+            return;
+        }
+        if (m->t[y].wait != MD_W_MUTEX) {
+            break;
+        }
+        y = m->mtx_owner[m->t[y].wobj];
+    }
+    block(m, me, MD_W_MUTEX, x, timeout);
+    update_eff(m, o); /* R5.2, R5.3 */
+}
+
+void md_mutex_unlock(struct md *m, int x)
+{
+    int me = m->cur;
+    if (m->mtx_owner[x] != me) {
+        m->t[me].ret = MD_NOT_OWNER; /* R5.1 */
+        return;
+    }
+    m->t[me].ret = MD_OK;
+    if (--m->mtx_depth[x] > 0u) {
+        return;
+    }
+    int w = first_waiter(m, MD_W_MUTEX, x);
+    if (w != MD_NONE) { /* R5.5: passes directly to the most urgent waiter */
+        m->mtx_owner[x] = w;
+        m->mtx_depth[x] = 1;
+        end_wait(m, w, MD_OK);
+        update_eff(m, w);
+    } else {
+        m->mtx_owner[x] = MD_NONE;
+    }
+    update_eff(m, me); /* R5.4 */
+}
+
+int md_set_priority(struct md *m, int t, int prio)
+{
+    struct md_thread *th = &m->t[t];
+    /* R4.5: a thread without a threshold follows; otherwise the threshold
+     * follows only a base priority more urgent than it. */
+    if (th->thr == th->base || prio < th->thr) {
+        th->thr = prio;
+    }
+    th->base = prio;
+    update_eff(m, t); /* R4.4 */
+    return MD_OK;
+}
+
+int md_set_threshold(struct md *m, int t, int thr)
+{
+    struct md_thread *th = &m->t[t];
+    if (thr < 0) {
+        thr = th->base; /* R3.2 LM_THRESHOLD_NONE */
+    }
+    if (thr > th->base) {
+        return MD_PRIORITY; /* R3.2 */
+    }
+    th->thr = thr; /* R4.6: the next decision uses it */
+    return MD_OK;
+}
+
+void md_yield(struct md *m)
+{
+    int me = m->cur;
+#if MODEL_STRICT_R1_4
+    m->t[me].rseq = ++m->tailc; /* R2.3, R3.3: tail of its own priority */
+#else
+    /* What the kernel does today: the HEAD of the caller's ring goes to the
+     * tail. Same as R2.3 while the caller is the head (R1.4); differs once a
+     * thread woken before its own switch kept the CPU (README, "Known"). */
+    int h = MD_NONE;
+    for (int i = 0; i < m->n; i++) {
+        if (ready(m, i) && m->t[i].prio == m->t[me].prio &&
+            (h == MD_NONE || m->t[i].rseq < m->t[h].rseq)) {
+            h = i;
+        }
+    }
+    m->t[h].rseq = ++m->tailc;
+#endif
+    m->t[me].ret = MD_OK;
+    /* R2.3: with no other thread of its priority and none more urgent, the
+     * caller just continues: no decision is made at all, so a preempted
+     * thread's R3.6 hold does not get a say (README, "Ambiguities"). */
+    bool other = false;
+    for (int i = 0; i < m->n; i++) {
+        if (i != me && ready(m, i) && m->t[i].prio <= m->t[me].prio) {
+            other = true;
+        }
+    }
+    m->t[me].yielded = other;
+}
+
+int md_suspend(struct md *m, int t)
+{
+    struct md_thread *th = &m->t[t];
+    if (th->state == MD_SUSPENDED || th->susp_req) {
+        return MD_STATE;
+    }
+    if (md_waiting(m, t)) {
+        th->susp_req = true; /* R11.2: the wait goes on */
+    } else {
+        th->state = MD_SUSPENDED;
+        th->held = false;
+    }
+    return MD_OK;
+}
+
+int md_resume(struct md *m, int t)
+{
+    struct md_thread *th = &m->t[t];
+    if (th->susp_req) {
+        th->susp_req = false; /* R11.2: cancels the suspension */
+        return MD_OK;
+    }
+    if (th->state != MD_SUSPENDED) {
+        return MD_STATE;
+    }
+    make_ready(m, t); /* R2.2 */
+    return MD_OK;
+}
+
+void md_sleep(struct md *m, uint32_t ticks)
+{
+    block(m, m->cur, MD_W_SLEEP, 0, ticks);
+    m->t[m->cur].ret = MD_OK; /* R8.4: a sleep that runs out returns OK */
+}
+
+void md_work(struct md *m, uint32_t ticks)
+{
+    m->t[m->cur].work_left = ticks;
+    m->t[m->cur].ret = MD_OK;
+}
+
+void md_tick(struct md *m)
+{
+    m->time++;
+    if (m->cur != MD_NONE && m->t[m->cur].work_left > 0u) {
+        m->t[m->cur].work_left--;
+    }
+}
+
+int md_first_due(const struct md *m)
+{
+    int best = MD_NONE;
+    for (int i = 0; i < m->n; i++) {
+        const struct md_thread *t = &m->t[i];
+        if (!t->armed || (int32_t)(t->deadline - m->time) > 0) {
+            continue;
+        }
+        /* R8.5: due on the same tick, in the order armed. */
+        if (best == MD_NONE || (int32_t)(t->deadline - m->t[best].deadline) < 0 ||
+            (t->deadline == m->t[best].deadline && t->arm_seq < m->t[best].arm_seq)) {
+            best = i;
+        }
+    }
+    return best;
+}
+
+void md_timeout(struct md *m, int t)
+{
+    int kind = m->t[t].wait;
+    int obj = m->t[t].wobj;
+    /* R8.4: leaves its queue; a sleep returns OK, a wait TIMEOUT. */
+    end_wait(m, t, kind == MD_W_SLEEP ? MD_OK : MD_TIMEOUT);
+    if (kind == MD_W_MUTEX && m->mtx_owner[obj] != MD_NONE) {
+        update_eff(m, m->mtx_owner[obj]); /* R5.4 */
+    }
+}
+
+void md_process_due(struct md *m)
+{
+    for (int t = md_first_due(m); t != MD_NONE; t = md_first_due(m)) {
+        md_timeout(m, t);
+    }
+}
+
+bool md_any_armed(const struct md *m)
+{
+    for (int i = 0; i < m->n; i++) {
+        if (m->t[i].armed) {
+            return true;
+        }
+    }
+    return false;
+}
+
+uint32_t md_next_deadline(const struct md *m)
+{
+    uint32_t best = m->time;
+    bool found = false;
+    for (int i = 0; i < m->n; i++) {
+        if (m->t[i].armed && (!found || (int32_t)(m->t[i].deadline - best) < 0)) {
+            best = m->t[i].deadline;
+            found = true;
+        }
+    }
+    return best;
+}
+
+int md_settle(struct md *m)
+{
+    for (;;) {
+        md_process_due(m);
+        md_resched(m);
+        if (m->cur == MD_NONE) {
+            if (!md_any_armed(m)) {
+                return MD_NONE; /* R1.1: only idle, and nothing armed */
+            }
+            m->time = md_next_deadline(m); /* idle until the next deadline */
+            continue;
+        }
+        if (m->t[m->cur].work_left > 0u) {
+            md_tick(m);
+            continue;
+        }
+        return m->cur;
+    }
+}
