@@ -3,7 +3,8 @@
 
     ./limen demo [--json]    the producer-consumer experiment (seeds 000/001)
                              on QEMU mps2-an386 (Cortex-M4F); --host: hosted port
-    ./limen test             every test, under AddressSanitizer and UBSan
+    ./limen test             every test, under AddressSanitizer and UBSan; the
+                             QEMU boards; examples/external-app; the STM32 image check
     ./limen setup            install what is missing (Debian, as root)
 
 Standard library only, so it runs before anything is installed.
@@ -133,27 +134,164 @@ Seeds 000/001 measured the same counts with ThreadX on real hardware; the
 fewer switches, the more messages per million instructions."""
 
 
+# Boards that are built and checked but not run here (no QEMU model): the
+# image each one builds, and the CMake target that checks it
+# (tools/check_image.py with the board's memory map, from its board.cmake).
+CHECKED_BOARDS = {"stm32f429i-disc1": "producer_consumer"}
+
+EXTERNAL_APP = os.path.join(ROOT, "examples", "external-app")
+# What examples/external-app prints, whichever way it was built.
+EXTERNAL_APP_OUTPUT = (
+    ["external-app: kernel priorities 16: priority 15 LM_OK, priority 16 LM_ERR_PRIORITY"]
+    + [line for i in range(1, 6)
+       for line in (f"producer: gives item {i}", f"consumer: took item {i}")]
+    + ["external-app: 5 items through the semaphore, done"])
+
+
+def build_root():
+    """Where `test` builds: $LIMEN_BUILD_ROOT, else build/ in the tree (the
+    presets' own directories)."""
+    return os.path.abspath(os.environ.get("LIMEN_BUILD_ROOT") or os.path.join(ROOT, "build"))
+
+
+def build_jobs():
+    """$LIMEN_JOBS: parallel build jobs (default: the build tool's own)."""
+    jobs = os.environ.get("LIMEN_JOBS")
+    return ["-j", jobs] if jobs else []
+
+
+def build_preset_in(preset, targets=()):
+    """Configure and build a preset in build_root()/<preset>; returns the
+    build directory, or None on failure."""
+    bdir = os.path.join(build_root(), preset)
+    if run(["cmake", "--preset", preset, "-B", bdir]) != 0:
+        return None
+    cmd = ["cmake", "--build", bdir, *build_jobs()]
+    for t in targets:
+        cmd += ["--target", t]
+    return bdir if run(cmd) == 0 else None
+
+
+def cmake_build(src, bdir, options, install_prefix=None):
+    """Configure src into bdir with options, build it and optionally install."""
+    if run(["cmake", "-S", src, "-B", bdir, "-G", "Ninja", *options]) != 0:
+        return False
+    if run(["cmake", "--build", bdir, *build_jobs()]) != 0:
+        return False
+    if install_prefix is not None:
+        shutil.rmtree(install_prefix, ignore_errors=True)
+        return run(["cmake", "--install", bdir, "--prefix", install_prefix]) == 0
+    return True
+
+
+def check_output(what, out):
+    lines = [l.rstrip("\r") for l in out.splitlines()]
+    if lines != EXTERNAL_APP_OUTPUT:
+        sys.stderr.write(out)
+        log(f"{what}: unexpected output (expected {len(EXTERNAL_APP_OUTPUT)} lines "
+            f"ending with {EXTERNAL_APP_OUTPUT[-1]!r})")
+        return False
+    log(f"{what}: output as expected")
+    return True
+
+
+def external_app(board=None):
+    """examples/external-app built both ways, (a) add_subdirectory of this
+    tree and (b) find_package from a `cmake --install` of Limen made with
+    the application's configuration header, then run: on the hosted port
+    (with the sanitizers) or on a QEMU board. Returns the ways that failed."""
+    tag = board or "host"
+    root = os.path.join(build_root(), "external-app")
+    if board is None:
+        common = ["-DCMAKE_BUILD_TYPE=Debug"]
+        limen = ["-DLIMEN_PORT=hosted", "-DLIMEN_SANITIZE=ON"]
+    else:
+        toolchain = os.path.join(ROOT, "cmake", "arm-none-eabi.cmake")
+        common = ["-DCMAKE_BUILD_TYPE=Release", f"-DCMAKE_TOOLCHAIN_FILE={toolchain}"]
+        limen = [f"-DLIMEN_BOARD={board}"]
+    failed = []
+    for way in ("add_subdirectory", "find_package"):
+        what = f"external-app ({way}, {tag})"
+        if way == "add_subdirectory":
+            bdir = os.path.join(root, f"subdir-{tag}")
+            ok = cmake_build(EXTERNAL_APP, bdir,
+                             common + limen + [f"-DLIMEN_SOURCE_DIR={ROOT}"])
+        else:
+            # Limen itself, configured for the application and installed.
+            prefix = os.path.join(root, f"prefix-{tag}")
+            config = os.path.join(EXTERNAL_APP, "app_limen_config.h")
+            ok = cmake_build(ROOT, os.path.join(root, f"limen-{tag}"),
+                             common + limen + [f"-DLIMEN_CONFIG_HEADER={config}",
+                                               "-DLIMEN_BUILD_TESTS=OFF",
+                                               "-DLIMEN_BUILD_EXAMPLES=OFF",
+                                               "-DLIMEN_INSTALL=ON"],
+                             install_prefix=prefix)
+            bdir = os.path.join(root, f"package-{tag}")
+            ok = ok and cmake_build(EXTERNAL_APP, bdir,
+                                    common + [f"-DCMAKE_PREFIX_PATH={prefix}"])
+        if not ok:
+            log(f"{what}: build failed")
+            failed.append(way)
+            continue
+        if board is None:
+            exe = os.path.join(bdir, "external_app")
+            log(exe)
+            p = subprocess.run([exe], cwd=ROOT, capture_output=True, text=True, timeout=120)
+            sys.stderr.write(p.stderr)
+            rc, out = p.returncode, p.stdout
+        else:
+            rc, out = qemu_run(board, os.path.join(bdir, "external_app.elf"), timeout=120)
+        if rc != 0 or not check_output(what, out):
+            log(f"{what}: FAILED (exit status {rc})")
+            failed.append(way)
+    return failed
+
+
 def cmd_test(args):
-    """Host tests under the sanitizers, then every board's tests under QEMU."""
-    boards = [] if args.host_only else (args.board or sorted(BOARDS))
-    tools = {**HOST_TOOLS, **(ARM_TOOLS if boards else {})}
-    if setup(tools, ARM_PACKAGES if boards else ()) != 0:
+    """Host tests under the sanitizers and the external application on the
+    hosted port; every QEMU board's tests (and the external application on
+    mps2-an386); the boards that are only built, with their image checks.
+    Builds in $LIMEN_BUILD_ROOT (default build/)."""
+    selected = args.board or sorted(BOARDS) + sorted(CHECKED_BOARDS)
+    boards = [] if args.host_only else [b for b in selected if b in BOARDS]
+    checked = [] if args.host_only else [b for b in selected if b in CHECKED_BOARDS]
+    arm = bool(boards or checked)
+    tools = {**HOST_TOOLS, **(ARM_TOOLS if arm else {})}
+    if setup(tools, ARM_PACKAGES if arm else ()) != 0:
         return 1
     versions()
+    log(f"build root: {build_root()}")
     failed = []
-    if build("host-asan") != 0 or run(["ctest", "--preset", "host-asan"], stdout=None) != 0:
+    bdir = build_preset_in("host-asan")
+    if bdir is None or run(["ctest", "--test-dir", bdir, "--output-on-failure",
+                            "--timeout", "120", "--no-tests=error"], stdout=None) != 0:
         failed.append("host")
-    if boards:
+    failed += [f"external-app {w} (host)" for w in external_app()]
+    if cmd_lint(args) != 0:
+        failed.append("lint (cppcheck, clang-tidy)")
+    if cmd_coverage(args) != 0:
+        failed.append("coverage run")
+    if arm and cmd_sizes(argparse.Namespace(check="docs/design.md")) != 0:
+        failed.append("docs/design.md sizes table")
+    if arm:
         versions([["arm-none-eabi-gcc", "--version"], ["qemu-system-arm", "--version"]])
     for board in boards:
-        if build(board) != 0 or run(["ctest", "--test-dir", os.path.join("build", board),
-                                     "--output-on-failure", "--timeout", "120"],
-                                    stdout=None) != 0:
+        bdir = build_preset_in(board)
+        if bdir is None or run(["ctest", "--test-dir", bdir, "--output-on-failure",
+                                "--timeout", "120"], stdout=None) != 0:
             failed.append(board)
+        if board == "mps2-an386":
+            failed += [f"external-app {w} ({board})" for w in external_app(board)]
+    for board in checked:
+        image = CHECKED_BOARDS[board]
+        # Builds the image, then tools/check_image.py on it (not run).
+        if build_preset_in(board, [f"check_image_{image}"]) is None:
+            failed.append(f"{board} (image check)")
     if failed:
         log("FAILED: " + ", ".join(failed))
         return 1
-    log("all tests passed: host" + "".join(", " + b for b in boards))
+    log("all tests passed: host, external-app" + "".join(", " + b for b in boards) +
+        "".join(f", {b} (built and checked, not run)" for b in checked))
     return 0
 
 
@@ -283,7 +421,7 @@ def cmd_coverage(args):
     source's own."""
     if setup({**HOST_TOOLS, "gcovr": "gcovr"}) != 0:
         return 1
-    bdir = os.path.join("build", "host-coverage")
+    bdir = os.path.join(build_root(), "host-coverage")
     if run(["cmake", "-S", ".", "-B", bdir, "-G", "Ninja", "-DLIMEN_PORT=hosted",
             "-DCMAKE_BUILD_TYPE=Debug", "-DCMAKE_C_FLAGS=--coverage -O0",
             "-DLIMEN_SANITIZE=OFF"]) != 0:
@@ -320,8 +458,8 @@ def main():
                    help="QEMU board (default mps2-an386)")
     d.set_defaults(fn=cmd_demo)
     t = sub.add_parser("test", help="build and run every test")
-    t.add_argument("--host-only", action="store_true", help="skip the QEMU boards")
-    t.add_argument("--board", action="append", choices=sorted(BOARDS),
+    t.add_argument("--host-only", action="store_true", help="skip the boards")
+    t.add_argument("--board", action="append", choices=sorted(BOARDS) + sorted(CHECKED_BOARDS),
                    help="only this board (repeatable)")
     t.set_defaults(fn=cmd_test)
     z = sub.add_parser("size", help="kernel footprint, minimal and full configurations")

@@ -12,10 +12,21 @@
  * Under AddressSanitizer every stack switch is announced with
  * __sanitizer_start_switch_fiber / __sanitizer_finish_switch_fiber, and a
  * stack is unpoisoned when a thread (re)starts on it.
+ *
+ * Stack overflow (docs/hosted.md "Stack overflow"): the low end of every
+ * thread stack holds a guard pattern, checked with the stack pointer at each
+ * switch away from the thread, as on Cortex-M. Above the pattern, one host
+ * page is made inaccessible while the thread runs; a SIGSEGV there, taken on
+ * an alternate signal stack, is reported at once.
  */
+#define _GNU_SOURCE 1 /* REG_RSP in <ucontext.h>, sigaltstack */
+
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "limen/limen.h"
 #include "limen/port.h"
@@ -96,6 +107,214 @@ static void fiber_switch(ucontext_t *from, ucontext_t *to, const void *to_stack,
 #endif
 }
 
+/* ---- stack guard ---- */
+
+/* The pattern fills the lowest GUARD_BYTES of every stack. The kernel's
+ * watermark skips up to 64 non-fill bytes there (kernel/thread.c), and no
+ * byte of the pattern equals its fill byte 0xA5. */
+#define GUARD_BYTES 64u
+#define GUARD_WORD UINT64_C(0x4C494D454E475244) /* "DRGNEMIL" in memory */
+
+/* The hard guard needs the faulting stack pointer from the signal context. */
+#if defined(__linux__) && defined(__x86_64__)
+#define HOSTED_HARD_GUARD 1
+#define SIGNAL_SP(uc) ((uintptr_t)(uc)->uc_mcontext.gregs[REG_RSP])
+#elif defined(__linux__) && defined(__aarch64__)
+#define HOSTED_HARD_GUARD 1
+#define SIGNAL_SP(uc) ((uintptr_t)(uc)->uc_mcontext.sp)
+#else
+#define HOSTED_HARD_GUARD 0
+#endif
+
+/* Bytes below the stack pointer a function may use without moving it (the
+ * x86-64 System V red zone); a fault there is the stack's own. */
+#define SP_RED_ZONE 128u
+#define ALT_STACK_BYTES (64u * 1024u)
+
+/* Survives port_reset(): installed for one lm_port_start() at a time. */
+static struct {
+    size_t page;          /* host page size */
+    uint8_t *armed;       /* the one page now inaccessible, or NULL */
+    bool installed;       /* our SIGSEGV handler and alternate stack */
+    struct sigaction old_segv;
+    stack_t old_alt;
+} sg;
+
+#if HOSTED_HARD_GUARD
+static _Alignas(16) uint8_t alt_stack[ALT_STACK_BYTES];
+#endif
+
+static size_t host_page(void)
+{
+    if (sg.page == 0u) {
+        long n = sysconf(_SC_PAGESIZE);
+        sg.page = n > 0 ? (size_t)n : 4096u;
+    }
+    return sg.page;
+}
+
+/* The hard guard page of t: the first whole page above the pattern, if at
+ * least one more page of stack remains above it; else NULL. */
+static uint8_t *guard_page(const lm_thread_t *t)
+{
+#if HOSTED_HARD_GUARD
+    size_t pg = host_page();
+    uintptr_t lo = (uintptr_t)t->stack;
+    uintptr_t p = (lo + GUARD_BYTES + pg - 1u) & ~(uintptr_t)(pg - 1u);
+    if (p + 2u * pg <= lo + t->stack_size) {
+        return (uint8_t *)p;
+    }
+#else
+    (void)t;
+#endif
+    return NULL;
+}
+
+const void *lm_hosted_stack_limit(const lm_thread_t *t)
+{
+    const uint8_t *page = guard_page(t);
+    return page != NULL ? page + host_page() : (const uint8_t *)t->stack + GUARD_BYTES;
+}
+
+static void guard_write(lm_thread_t *t)
+{
+    uint64_t w = GUARD_WORD;
+    for (unsigned i = 0; i < GUARD_BYTES / sizeof w; i++) {
+        memcpy((uint8_t *)t->stack + i * sizeof w, &w, sizeof w);
+    }
+}
+
+/* The pattern may lie under the red zones of frames that ran over it, so it
+ * is read without address checks. */
+#if HOSTED_ASAN
+__attribute__((no_sanitize_address))
+#endif
+static bool guard_intact(const lm_thread_t *t)
+{
+    const volatile uint8_t *p = (const volatile uint8_t *)t->stack;
+    uint64_t w = GUARD_WORD;
+    const uint8_t *ref = (const uint8_t *)&w;
+    for (unsigned i = 0; i < GUARD_BYTES; i++) {
+        if (p[i] != ref[i % sizeof w]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* At a switch away from t, the running thread (so lm_fatal names it): its
+ * stack pointer must be above the limit and its pattern intact. */
+static void guard_check(const lm_thread_t *t)
+{
+    uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+    if (sp < (uintptr_t)lm_hosted_stack_limit(t) ||
+        sp > (uintptr_t)t->stack + t->stack_size || !guard_intact(t)) {
+        lm_fatal(LM_FATAL_STACK, lm_thread_name(t));
+    }
+}
+
+static void guard_disarm(void)
+{
+    if (sg.armed != NULL) {
+        uint8_t *p = sg.armed;
+        sg.armed = NULL;
+        if (mprotect(p, host_page(), PROT_READ | PROT_WRITE) != 0) {
+            lm_fatal(LM_FATAL_PORT, "mprotect");
+        }
+    }
+}
+
+static void guard_arm(const lm_thread_t *t)
+{
+    guard_disarm();
+    uint8_t *p = sg.installed ? guard_page(t) : NULL;
+    if (p != NULL) {
+        if (mprotect(p, host_page(), PROT_NONE) != 0) {
+            lm_fatal(LM_FATAL_PORT, "mprotect");
+        }
+        sg.armed = p;
+    }
+}
+
+#if HOSTED_HARD_GUARD
+/* Runs on the alternate stack: the faulting one may have no room left. */
+static void on_segv(int sig, siginfo_t *si, void *ctx)
+{
+    (void)sig;
+    uintptr_t a = (uintptr_t)si->si_addr;
+    uintptr_t p = (uintptr_t)sg.armed;
+    if (p != 0u && a >= p && a < p + host_page()) {
+        uintptr_t sp = SIGNAL_SP((ucontext_t *)ctx);
+        guard_disarm(); /* the memory is ordinary again, whatever the hook does */
+        if (a + SP_RED_ZONE >= sp) {
+            /* The stack itself has grown into the page: frames, pushes
+             * and calls all store at or just below the stack pointer. */
+            lm_fatal(LM_FATAL_STACK, lm_thread_name(lm_thread_self()));
+        }
+        /* An access through a pointer far below the stack pointer (the
+         * watermark scanning the thread's own stack): no overflow. The page
+         * stays accessible until the thread is switched in again, and the
+         * access is retried. */
+        return;
+    }
+    /* Not the guard: the previous handler (the default, or a sanitizer's)
+     * takes the retried access. */
+    (void)sigaction(SIGSEGV, &sg.old_segv, NULL);
+    sg.installed = false;
+}
+#endif
+
+static void guard_install(void)
+{
+#if HOSTED_HARD_GUARD
+    stack_t alt;
+    memset(&alt, 0, sizeof alt);
+    alt.ss_sp = alt_stack;
+    alt.ss_size = sizeof alt_stack;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_segv;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    if (sigaltstack(&alt, &sg.old_alt) != 0) {
+        return; /* no hard guard; the pattern still works */
+    }
+    /* AddressSanitizer with allow_user_segv_handler=0 reports success but
+     * keeps its own handler: read back what is installed. */
+    struct sigaction now;
+    if (sigaction(SIGSEGV, &sa, &sg.old_segv) != 0 || sigaction(SIGSEGV, NULL, &now) != 0 ||
+        (now.sa_flags & SA_SIGINFO) == 0 || now.sa_sigaction != on_segv) {
+        (void)sigaction(SIGSEGV, &sg.old_segv, NULL);
+        (void)sigaltstack(&sg.old_alt, NULL);
+        return;
+    }
+    sg.installed = true;
+#endif
+}
+
+static void guard_uninstall(void)
+{
+    guard_disarm();
+#if HOSTED_HARD_GUARD
+    if (sg.installed) {
+        (void)sigaction(SIGSEGV, &sg.old_segv, NULL);
+        (void)sigaltstack(&sg.old_alt, NULL);
+        sg.installed = false;
+    }
+#endif
+}
+
+bool lm_hosted_stack_guard_page(void)
+{
+    if (hp.running) {
+        return sg.installed;
+    }
+    guard_install();
+    bool ok = sg.installed;
+    guard_uninstall();
+    return ok;
+}
+
 static void deliver(void);
 
 static void thread_trampoline(void)
@@ -114,6 +333,7 @@ void lm_port_stack_init(lm_thread_t *t)
 #if HOSTED_ASAN
     ASAN_UNPOISON_MEMORY_REGION(t->stack, t->stack_size);
 #endif
+    guard_write(t);
     if (getcontext(&t->ctx.uc) != 0) {
         lm_fatal(LM_FATAL_PORT, "getcontext");
     }
@@ -131,9 +351,11 @@ static void pendsv(void)
         hp.switch_pending = false;
         hp.in_pendsv = true;
         lm_thread_t *prev = lm_thread_self();
+        guard_check(prev); /* before the kernel makes another thread current */
         lm_thread_t *next = lmk_switch_select();
         hp.in_pendsv = false;
         if (next != prev) {
+            guard_arm(next);
             bool dies = lm_thread_state(prev) == LM_THREAD_TERMINATED;
             fiber_switch(&prev->ctx.uc, &next->ctx.uc, next->stack, next->stack_size, dies,
                          prev->stack, prev->stack_size);
@@ -283,14 +505,19 @@ void lm_port_start(lm_thread_t *first)
 {
     hp.running = true;
     hp.masked = 0u;
+    guard_install();
+    guard_arm(first);
     fiber_switch(&hp.main_uc, &first->ctx.uc, first->stack, first->stack_size, false, NULL, 0);
     /* Back from lm_hosted_stop(): the simulation is over. */
+    guard_uninstall();
     port_reset();
 }
 
 _Noreturn void lm_hosted_stop(void)
 {
     lm_thread_t *self = lm_thread_self();
+    guard_check(self);
+    guard_disarm();
     hp.running = false;
     fiber_switch(&self->ctx.uc, &hp.main_uc, hp.main_stack, hp.main_stack_size, true, NULL, 0);
     lm_fatal(LM_FATAL_PORT, "a stopped simulation resumed");

@@ -19,7 +19,9 @@ typedef unsigned lm_irqstate_t;
 #define LM_PORT_STACK_ALIGN 16u
 /* Thread stacks on the host hold glibc and, under AddressSanitizer, red
  * zones around every local: 32 KiB is the floor, 64 KiB is comfortable
- * for threads that call printf (docs/hosted.md). */
+ * for threads that call printf (docs/hosted.md). The overflow guard takes
+ * up to 8 KiB of that at the low end (64-byte pattern, alignment, one
+ * 4 KiB page): at least 24 KiB stay usable. */
 #define LM_PORT_MIN_STACK 32768u
 
 #endif

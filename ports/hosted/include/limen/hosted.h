@@ -18,6 +18,7 @@
 
 #include <stdint.h>
 #include "limen/base.h"
+#include "limen/thread.h"
 
 typedef void (*lm_hosted_irq_fn_t)(void *arg);
 
@@ -37,6 +38,16 @@ void lm_hosted_work(lm_tick_t ticks);
 
 /* End the simulation now: lm_kernel_start() returns. From a thread. */
 _Noreturn void lm_hosted_stop(void);
+
+/* The lowest address thread t may use for its stack: below it lie the
+ * guard page (made inaccessible while t runs) and the guard pattern, at the
+ * stack's low end (docs/hosted.md "Stack overflow"). A thread whose stack
+ * reaches below it is reported with lm_fatal(LM_FATAL_STACK, name). */
+const void *lm_hosted_stack_limit(const lm_thread_t *t);
+/* True if the guard page is in force: Linux on x86-64 or AArch64, and the
+ * port's SIGSEGV handler can be installed (not under ASAN_OPTIONS with
+ * allow_user_segv_handler=0). Otherwise only the pattern check runs. */
+bool lm_hosted_stack_guard_page(void);
 
 /* Unmasks so far (transitions from masked to unmasked). */
 uint64_t lm_hosted_unmask_count(void);
