@@ -69,8 +69,8 @@ void lmt_expect_at(const char *file, int line, const char *expected);
 #define LMT_EQ(a, b)                                                                   \
     do { long long lmt_a_ = (long long)(a), lmt_b_ = (long long)(b);                   \
          if (lmt_a_ != lmt_b_) {                                                       \
-             lmt_fail(__FILE__, __LINE__, "%s == %lld, expected %s == %lld", #a, lmt_a_, \
-                      #b, lmt_b_); } } while (0)
+             lmt_fail(__FILE__, __LINE__, "%s == %ld, expected %s == %ld", #a, (long)lmt_a_, \
+                      #b, (long)lmt_b_); } } while (0)
 /* Status check that prints names: LMT_ST(lm_sem_take(&s, 0), LM_ERR_WOULD_BLOCK) */
 #define LMT_ST(call, status)                                                          \
     do { lm_status_t lmt_s_ = (call);                                                 \

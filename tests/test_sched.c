@@ -82,6 +82,7 @@ static void take_then_log(void *arg)
     lmt_log("%s", self_name());
 }
 
+#if defined(LM_PORT_HOSTED)
 /* Waits on the semaphore in arg, then logs the counter deltas since
  * snap_take() (how it came to run). */
 static void take_then_delta(void *arg)
@@ -89,6 +90,7 @@ static void take_then_delta(void *arg)
     LMT_ST(lm_sem_take((lm_sem_t *)arg, LM_WAIT_FOREVER), LM_OK);
     snap_log();
 }
+#endif
 
 /* ---- R1: priorities and the ready queue ---- */
 

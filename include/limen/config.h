@@ -90,6 +90,35 @@
 #define LM_CFG_IDLE_STACK_SIZE 0
 #endif
 
+/* Tickless idle (Armv7-M port; the hosted port ignores it). 0 (default):
+ * a periodic tick interrupt, also while idle. 1: while the idle thread
+ * waits, the port programs one timer interrupt for the tick of the next
+ * timeout instead, and on wake announces exactly the ticks that passed
+ * (also when another interrupt wakes it first). Costs about
+ * 300 bytes of code and some 200 instructions per idle wait; saves every
+ * tick interrupt in between. docs/porting.md. */
+#ifndef LM_CFG_TICKLESS
+#define LM_CFG_TICKLESS 0
+#endif
+
+/* newlib support (Armv7-M port). 0 (default): newlib (errno, stdio, malloc)
+ * is shared by all threads unprotected. 1: each thread has its own newlib
+ * state (struct _reent: errno, stdio streams), switched with the thread,
+ * and newlib's locks are recursive kernel mutexes, so printf and malloc may
+ * be called from any thread. Costs about 700 bytes of code and four
+ * mutexes; per thread 96 bytes at the top of its stack and its three stdio
+ * streams on the heap; one store per context switch; a mutex lock and
+ * unlock per malloc/free. Needs LM_CFG_MUTEX. docs/porting.md. */
+#ifndef LM_CFG_NEWLIB
+#define LM_CFG_NEWLIB 0
+#endif
+
+/* With LM_CFG_NEWLIB and a newlib built with retargetable locking: how many
+ * locks newlib may create at run time (one per open FILE). */
+#ifndef LM_CFG_NEWLIB_LOCKS
+#define LM_CFG_NEWLIB_LOCKS 16
+#endif
+
 /* Compile-time validation. */
 #if LM_CFG_PRIORITIES < 1 || LM_CFG_PRIORITIES > 1024
 #error "LM_CFG_PRIORITIES must be in 1..1024"

@@ -1,2 +1,3 @@
-# Armv7-M port (included by the top-level CMakeLists).
-set(LIMEN_PORT_SOURCES ${CMAKE_CURRENT_LIST_DIR}/port.c)
+# Armv7-M port (included by the top-level CMakeLists). newlib.c compiles to
+# nothing unless LM_CFG_NEWLIB is 1.
+set(LIMEN_PORT_SOURCES ${CMAKE_CURRENT_LIST_DIR}/port.c ${CMAKE_CURRENT_LIST_DIR}/newlib.c)

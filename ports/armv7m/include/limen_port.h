@@ -7,10 +7,18 @@
 
 #include <stdint.h>
 
+#include "limen/config.h"
+
+struct _reent;
+
 /* A switched-out thread's registers live on its own stack; the control block
- * keeps only the stack pointer. */
+ * keeps only the stack pointer (and, with LM_CFG_NEWLIB, where the thread's
+ * newlib state is: at the top of its stack, ports/armv7m/newlib.c). */
 typedef struct lm_port_context {
     void *sp;
+#if LM_CFG_NEWLIB
+    struct _reent *reent;
+#endif
 } lm_port_context_t;
 
 /* The BASEPRI value to restore. */
@@ -37,6 +45,17 @@ typedef uint32_t lm_irqstate_t;
 #endif
 #ifndef LM_PORT_SYSTICK_PRIO
 #define LM_PORT_SYSTICK_PRIO 0xE0u
+#endif
+
+/* Cortex-M7 r0p1 erratum 837070 (docs/porting.md): masking with PRIMASK
+ * around the BASEPRI raise. On by default where the board says the core is a
+ * Cortex-M7 (LM_PORT_CORTEX_M7); define it to 0 for r1p0 and later parts. */
+#ifndef LM_PORT_ERRATUM_837070
+#if defined(LM_PORT_CORTEX_M7) || defined(LM_PORT_CORTEX_M7_R0P1)
+#define LM_PORT_ERRATUM_837070 1
+#else
+#define LM_PORT_ERRATUM_837070 0
+#endif
 #endif
 
 #endif

@@ -5,6 +5,7 @@
 #ifndef LIMEN_ARMV7M_H
 #define LIMEN_ARMV7M_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define LM_REG32(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
@@ -13,6 +14,7 @@
 #define LM_SCB_ICSR LM_REG32(0xE000ED04u)
 #define LM_SCB_ICSR_PENDSVSET (1u << 28)
 #define LM_SCB_ICSR_PENDSVCLR (1u << 27)
+#define LM_SCB_ICSR_PENDSTSET (1u << 26)
 #define LM_SCB_ICSR_PENDSTCLR (1u << 25)
 #define LM_SCB_VTOR LM_REG32(0xE000ED08u)
 #define LM_SCB_AIRCR LM_REG32(0xE000ED0Cu)
@@ -58,5 +60,16 @@ static inline void lm_nvic_trigger(unsigned irq)
 {
     LM_NVIC_STIR = irq;
 }
+
+/* ---- what the Armv7-M port tells about itself (tests, diagnostics) ---- */
+
+/* SysTick expiries so far: tick interrupts taken plus expiries that ended a
+ * tickless sleep (counted with LM_CFG_TICKLESS only; 0 otherwise). */
+uint32_t lm_armv7m_tick_interrupts(void);
+/* True from the first context switch until lm_port_stop(): threads run. */
+bool lm_armv7m_threads_running(void);
+/* LM_CFG_NEWLIB: how often a thread found a newlib lock held by another
+ * thread and had to wait for it. */
+uint32_t lm_armv7m_newlib_contended(void);
 
 #endif
