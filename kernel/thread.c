@@ -326,13 +326,13 @@ lm_status_t lm_thread_set_priority(lm_thread_t *t, unsigned priority)
 lm_status_t lm_thread_set_threshold(lm_thread_t *t, unsigned threshold)
 {
     LMK_CHECK_OBJ(t, LM_MAGIC_THREAD);
+    if (t == &lmk_idle_thread) {
+        return LM_ERR_STATE; /* docs/errors.md: any change of the idle thread */
+    }
     if (threshold == LM_THRESHOLD_NONE) {
         threshold = t->base_prio;
     }
     LMK_CHECK(threshold < LM_CFG_PRIORITIES && threshold <= t->base_prio, LM_ERR_PRIORITY);
-    if (t == &lmk_idle_thread) {
-        return LM_ERR_STATE;
-    }
     lm_irqstate_t s = lm_port_irq_lock();
     t->threshold = (uint16_t)threshold;
     t->preempt_limit = (uint16_t)lmk_min_prio(t->threshold, t->prio);

@@ -24,6 +24,7 @@ function(limen_test_variant kernel suffix)
   endforeach()
 endfunction()
 
-limen_test_variant(limen_nochecks nochecks test_producer_consumer test_sched test_timeslice)
+limen_test_variant(limen_nochecks nochecks test_producer_consumer test_sched test_timeslice
+                   test_bad_input)
 limen_test_variant(limen_p1024 p1024 test_producer_consumer test_sched test_timeslice test_sem
-                   test_mutex test_queue test_timeout)
+                   test_mutex test_queue test_timeout test_bad_input)

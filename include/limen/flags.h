@@ -10,12 +10,12 @@
 #define LM_FLAGS_CONSUME 0x2u /* clear the requested bits when satisfied */
 
 typedef struct lm_flags {
+#if LM_CFG_ARG_CHECKS
+    uint32_t magic; /* first: a check reads it from any control block (docs/errors.md) */
+#endif
     struct lm_dnode waiters; /* FIFO of waiting threads (R10.1) */
     struct lm_dnode scan;    /* waiters still to check after a set (R9.3) */
     uint32_t bits;
-#if LM_CFG_ARG_CHECKS
-    uint32_t magic;
-#endif
 } lm_flags_t;
 
 lm_status_t lm_flags_create(lm_flags_t *f, uint32_t initial);

@@ -9,15 +9,15 @@
 #define LM_MUTEX_INHERIT 0x1u /* owner inherits the priority of its waiters */
 
 typedef struct lm_mutex {
+#if LM_CFG_ARG_CHECKS
+    uint32_t magic; /* first: a check reads it from any control block (docs/errors.md) */
+#endif
     struct lm_prioq waiters;
     struct lm_dnode held_link;  /* in the owner's list of held mutexes */
     lm_thread_t *owner;
     uint16_t depth;             /* recursion depth; 0 = free */
     uint8_t options;
     uint8_t abandoned;          /* previous owner ended while holding it */
-#if LM_CFG_ARG_CHECKS
-    uint32_t magic;
-#endif
 } lm_mutex_t;
 
 /* @retval LM_OK, LM_ERR_PARAM (NULL, unknown option) */

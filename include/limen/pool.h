@@ -5,15 +5,15 @@
 #include "limen/base.h"
 
 typedef struct lm_pool {
+#if LM_CFG_ARG_CHECKS
+    uint32_t magic; /* first: a check reads it from any control block (docs/errors.md) */
+#endif
     struct lm_prioq waiters;
     uint8_t *buffer;
     void *free_list;       /* singly linked through the free blocks */
     uint32_t block_size;   /* rounded up to pointer alignment */
     uint32_t block_count;
     uint32_t free_count;
-#if LM_CFG_ARG_CHECKS
-    uint32_t magic;
-#endif
 } lm_pool_t;
 
 /* Size of one block as the pool stores it: at least two pointers (the free

@@ -23,6 +23,9 @@
 
 struct lm_thread;
 
+/* A port may define the next four as static inline functions in its header
+ * instead, and define LM_PORT_INLINE; the contract is the same. */
+#if !defined(LM_PORT_INLINE)
 /* Mask kernel-aware interrupts; returns the previous state. Nestable. */
 lm_irqstate_t lm_port_irq_lock(void);
 /* Restore the state lm_port_irq_lock() returned. Pending interrupts, and a
@@ -30,12 +33,13 @@ lm_irqstate_t lm_port_irq_lock(void);
 void lm_port_irq_unlock(lm_irqstate_t state);
 /* True in an interrupt handler (including the deferred tick context). */
 bool lm_port_in_isr(void);
-/* Prepare t's stack so that the first switch to t calls
- * entry(arg) and a return from entry lands in lmk_thread_exit(). */
-void lm_port_stack_init(struct lm_thread *t);
 /* Request a context switch at the lowest interrupt priority: it happens when
  * the kernel lock is released and no handler is active. */
 void lm_port_switch_pend(void);
+#endif
+/* Prepare t's stack so that the first switch to t calls
+ * entry(arg) and a return from entry lands in lmk_thread_exit(). */
+void lm_port_stack_init(struct lm_thread *t);
 /* Run `first` and never come back (the hosted port returns at the end of
  * the simulation). */
 void lm_port_start(struct lm_thread *first);

@@ -5,15 +5,15 @@
 #include "limen/base.h"
 
 typedef struct lm_queue {
+#if LM_CFG_ARG_CHECKS
+    uint32_t magic; /* first: a check reads it from any control block (docs/errors.md) */
+#endif
     struct lm_prioq waiters; /* receivers when empty, senders when full */
     uint8_t *buffer;
     uint32_t msg_size;
     uint32_t capacity;
     uint32_t count;
     uint32_t head;           /* index of the oldest message */
-#if LM_CFG_ARG_CHECKS
-    uint32_t magic;
-#endif
 } lm_queue_t;
 
 /* A buffer for `capacity` messages of `msg_size` bytes, suitably aligned. */

@@ -5,12 +5,12 @@
 #include "limen/base.h"
 
 typedef struct lm_sem {
+#if LM_CFG_ARG_CHECKS
+    uint32_t magic; /* first: a check reads it from any control block (docs/errors.md) */
+#endif
     struct lm_prioq waiters;
     uint32_t count;
     uint32_t max;
-#if LM_CFG_ARG_CHECKS
-    uint32_t magic;
-#endif
 } lm_sem_t;
 
 /* Context: thread (or before start). Cost: O(priorities/32) to clear the map.

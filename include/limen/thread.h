@@ -46,6 +46,11 @@ typedef struct lm_thread_stats {
 /* Thread control block. Fields are private. */
 typedef struct lm_thread {
     lm_port_context_t ctx;      /* first: the port's switch code finds it here */
+#if LM_CFG_ARG_CHECKS
+    uint32_t magic;             /* early, so a check on a smaller control block
+                                   passed by mistake reads inside it on ports
+                                   whose context is small (docs/errors.md) */
+#endif
     struct lm_dnode qlink;      /* ready ring, or the wait queue it is in */
     struct lm_timeout timeout;  /* sleep / wait timeout */
     uint16_t prio;              /* effective priority (with inheritance) */
@@ -71,9 +76,6 @@ typedef struct lm_thread {
     const char *name;
 #if LM_CFG_STATS
     lm_thread_stats_t stats;
-#endif
-#if LM_CFG_ARG_CHECKS
-    uint32_t magic;
 #endif
 } lm_thread_t;
 

@@ -12,14 +12,14 @@
 typedef void (*lm_timer_fn_t)(void *arg);
 
 typedef struct lm_timer {
+#if LM_CFG_ARG_CHECKS
+    uint32_t magic; /* first: a check reads it from any control block (docs/errors.md) */
+#endif
     struct lm_timeout timeout;
     lm_timer_fn_t fn;
     void *arg;
     lm_tick_t period;       /* 0: one-shot */
     uint8_t active;
-#if LM_CFG_ARG_CHECKS
-    uint32_t magic;
-#endif
 } lm_timer_t;
 
 lm_status_t lm_timer_create(lm_timer_t *tm, lm_timer_fn_t fn, void *arg);

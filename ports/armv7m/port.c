@@ -49,46 +49,6 @@ static struct {
 
 /* ---- critical sections ---- */
 
-lm_irqstate_t lm_port_irq_lock(void)
-{
-    uint32_t old;
-    __asm volatile("mrs %0, basepri" : "=r"(old));
-#if LM_PORT_ERRATUM_837070
-    /* Cortex-M7 r0p1 erratum 837070: the raise may not take effect at the
-     * next instruction, so an interrupt the new BASEPRI masks could still be
-     * taken just after it. PRIMASK closes that window; it is restored rather
-     * than cleared, so a caller that had PRIMASK set keeps it. */
-    uint32_t primask;
-    __asm volatile("mrs %0, primask\n"
-                   "cpsid i\n"
-                   "msr basepri_max, %1\n"
-                   "msr primask, %0\n"
-                   : "=&r"(primask)
-                   : "r"(LM_PORT_BASEPRI)
-                   : "memory");
-#else
-    __asm volatile("msr basepri_max, %0" ::"r"(LM_PORT_BASEPRI) : "memory");
-#endif
-    return old;
-}
-
-void lm_port_irq_unlock(lm_irqstate_t state)
-{
-    __asm volatile("msr basepri, %0\n isb" ::"r"(state) : "memory");
-}
-
-bool lm_port_in_isr(void)
-{
-    uint32_t ipsr;
-    __asm volatile("mrs %0, ipsr" : "=r"(ipsr));
-    return ipsr != 0u;
-}
-
-void lm_port_switch_pend(void)
-{
-    LM_SCB_ICSR = LM_SCB_ICSR_PENDSVSET;
-}
-
 bool lm_armv7m_threads_running(void)
 {
     return port.started;

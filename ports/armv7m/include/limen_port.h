@@ -5,7 +5,10 @@
 #ifndef LIMEN_PORT_ARMV7M_H
 #define LIMEN_PORT_ARMV7M_H
 
+#include <stdbool.h>
 #include <stdint.h>
+
+#include "limen/armv7m.h"
 
 #include "limen/config.h"
 
@@ -57,5 +60,50 @@ typedef uint32_t lm_irqstate_t;
 #define LM_PORT_ERRATUM_837070 0
 #endif
 #endif
+
+/* The four calls on every kernel path are inline here (LM_PORT_INLINE tells
+ * include/limen/port.h not to declare them as functions): each is one to
+ * three instructions, and a call would cost as much again. */
+#define LM_PORT_INLINE 1
+
+static inline lm_irqstate_t lm_port_irq_lock(void)
+{
+    uint32_t old;
+    __asm volatile("mrs %0, basepri" : "=r"(old));
+#if LM_PORT_ERRATUM_837070
+    /* Cortex-M7 r0p1 erratum 837070: the raise may not take effect at the
+     * next instruction, so an interrupt the new BASEPRI masks could still be
+     * taken just after it. PRIMASK closes that window; it is restored rather
+     * than cleared, so a caller that had PRIMASK set keeps it. */
+    uint32_t primask;
+    __asm volatile("mrs %0, primask\n"
+                   "cpsid i\n"
+                   "msr basepri_max, %1\n"
+                   "msr primask, %0\n"
+                   : "=&r"(primask)
+                   : "r"(LM_PORT_BASEPRI)
+                   : "memory");
+#else
+    __asm volatile("msr basepri_max, %0" ::"r"(LM_PORT_BASEPRI) : "memory");
+#endif
+    return old;
+}
+
+static inline void lm_port_irq_unlock(lm_irqstate_t state)
+{
+    __asm volatile("msr basepri, %0\n isb" ::"r"(state) : "memory");
+}
+
+static inline bool lm_port_in_isr(void)
+{
+    uint32_t ipsr;
+    __asm volatile("mrs %0, ipsr" : "=r"(ipsr));
+    return ipsr != 0u;
+}
+
+static inline void lm_port_switch_pend(void)
+{
+    LM_SCB_ICSR = LM_SCB_ICSR_PENDSVSET;
+}
 
 #endif
