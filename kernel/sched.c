@@ -12,30 +12,6 @@
 
 struct lmk_kernel lmk;
 
-/* The `held` bitmap (lmk.h): O(1) mark, clear and most-urgent lookup. */
-static void held_mark(unsigned p)
-{
-    lmk.held[p / 32u] |= 1u << (p % 32u);
-#if LM_PRIO_WORDS > 1
-    lmk.held_summary |= 1u << (p / 32u);
-#endif
-}
-
-static void held_clear(unsigned p)
-{
-    lmk.held[p / 32u] &= ~(1u << (p % 32u));
-#if LM_PRIO_WORDS > 1
-    if (lmk.held[p / 32u] == 0u) {
-        lmk.held_summary &= ~(1u << (p / 32u));
-    }
-#endif
-}
-
-static bool held_at(unsigned p)
-{
-    return (lmk.held[p / 32u] & (1u << (p % 32u))) != 0u;
-}
-
 /* The most urgent preempted thread whose threshold still holds, or NULL. */
 static lm_thread_t *held_first(void)
 {
@@ -52,25 +28,6 @@ static lm_thread_t *held_first(void)
     unsigned p = (unsigned)__builtin_ctz(lmk.held[0]);
 #endif
     return LMK_CONTAINER_OF(lmk.ready.ring[p], lm_thread_t, qlink);
-}
-
-/* Context: any. Lock: held. Blocks: no. Cost: O(1). */
-void lmk_ready_insert_locked(lm_thread_t *t)
-{
-    lmk_prioq_push_back(&lmk.ready, &t->qlink, t->prio);
-    /* R2.2: equal priority never preempts; R3.1: only above the threshold. */
-    if (t->prio < lmk.current->preempt_limit && lmk.sched_lock == 0u && lmk.started) {
-        lm_port_switch_pend();
-    }
-}
-
-/* Context: any. Lock: held. Blocks: no. Cost: O(1). */
-void lmk_ready_remove_locked(lm_thread_t *t)
-{
-    if (lmk.ready.ring[t->prio] == &t->qlink && held_at(t->prio)) {
-        held_clear(t->prio); /* a held thread leaves: its hold ends */
-    }
-    lmk_prioq_remove(&lmk.ready, &t->qlink, t->prio);
 }
 
 /* Context: any. Lock: held. Blocks: no. Cost: O(1). */
@@ -114,8 +71,8 @@ void lmk_thread_move_prio_locked(lm_thread_t *t, unsigned prio)
         lmk_ready_remove_locked(t);
         t->prio = (uint16_t)prio;
         if (t == lmk.current) {
-            if (held_at(prio)) {
-                held_clear(prio); /* the running thread now comes first */
+            if (lmk_held_at(prio)) {
+                lmk_held_clear(prio); /* the running thread now comes first */
             }
             lmk_prioq_push_front(&lmk.ready, &t->qlink, prio);
         } else {
@@ -181,10 +138,10 @@ lm_thread_t *lmk_switch_select(void)
     if (next != cur) {
         if (cur_ready && !yielded && cur != &lmk_idle_thread &&
             cur->preempt_limit < cur->prio) {
-            held_mark(cur->prio); /* cur stays at the head of its ring */
+            lmk_held_mark(cur->prio); /* cur stays at the head of its ring */
         }
-        if (next != &lmk_idle_thread && held_at(next->prio)) {
-            held_clear(next->prio); /* next is the head of its ring */
+        if (next != &lmk_idle_thread && lmk_held_at(next->prio)) {
+            lmk_held_clear(next->prio); /* next is the head of its ring */
         }
 #if LM_CFG_STATS
         lmk.stats.context_switches++;

@@ -35,7 +35,6 @@ static struct {
     struct lm_dnode expiring;    /* nodes taken from visited slots */
     lm_tick_t done;              /* slots of ticks up to `done` visited */
     uint32_t armed;              /* armed timeouts, wherever they sit */
-    bool work;                   /* deferred work requested */
 } wheel;
 
 static inline bool slot_busy(lm_tick_t i)
@@ -58,7 +57,7 @@ void lmk_timeout_init(void)
     lmk_list_init(&wheel.expiring);
     wheel.done = lmk.now;
     wheel.armed = 0;
-    wheel.work = false;
+    lmk.timeout_work = false;
 }
 
 /* Has the wheel visited the slot of tick d for this deadline already?
@@ -92,7 +91,7 @@ static void wheel_insert(struct lm_timeout *to)
         (!lmk_list_empty(&wheel.expiring) &&
          (to->deadline & WHEEL_MASK) == (wheel.done & WHEEL_MASK))) {
         lmk_list_push_back(&wheel.expiring, &to->link);
-        wheel.work = true;
+        lmk.timeout_work = true;
         return;
     }
     slot_push(to);
@@ -152,11 +151,11 @@ void lmk_tick_announce(lm_tick_t n)
     }
     /* Expiry work is deferred; the common tick with nothing due ends here. */
     if (wheel.armed != 0u || !lmk_list_empty(&wheel.expiring)) {
-        if (n == 1u && wheel.done == lmk.now - 1u && !wheel.work &&
+        if (n == 1u && wheel.done == lmk.now - 1u && !lmk.timeout_work &&
             !slot_busy(lmk.now & WHEEL_MASK)) {
             wheel.done = lmk.now;
         } else {
-            wheel.work = true;
+            lmk.timeout_work = true;
             lm_port_switch_pend();
         }
     } else {
@@ -165,10 +164,6 @@ void lmk_tick_announce(lm_tick_t n)
     lm_port_irq_unlock(s);
 }
 
-bool lmk_timeout_work_pending(void)
-{
-    return wheel.work;
-}
 
 /* One masked step of expiry work. Returns false when nothing is left.
  * Context: switch handler. Lock: held on entry; released on return
@@ -220,7 +215,7 @@ static bool timeout_step(lm_irqstate_t s)
         lm_port_irq_unlock(s);
         return true;
     }
-    wheel.work = false;
+    lmk.timeout_work = false;
     lm_port_irq_unlock(s);
     return false;
 }
@@ -255,7 +250,7 @@ lm_tick_t lmk_ticks_to_next_event(void)
     if (wheel.armed == 0u) {
         return LM_WAIT_FOREVER;
     }
-    if (wheel.work || wheel.done != lmk.now || !lmk_list_empty(&wheel.expiring)) {
+    if (lmk.timeout_work || wheel.done != lmk.now || !lmk_list_empty(&wheel.expiring)) {
         return 0;
     }
     /* Slots are visited from now+1 on, round the wheel: a busy slot s at or

@@ -10,23 +10,6 @@
  */
 #include "lmk.h"
 
-/* Context: any. Lock: any. Cost: O(1). */
-lm_status_t lmk_wait_allowed(lm_tick_t timeout)
-{
-    if (timeout == LM_NO_WAIT) {
-        return LM_ERR_WOULD_BLOCK;
-    }
-    if (lm_port_in_isr()) {
-        return LM_ERR_ISR;
-    }
-    if (!lmk.started || lmk.current == &lmk_idle_thread) {
-        return LM_ERR_STATE;
-    }
-    if (lmk.sched_lock != 0u) {
-        return LM_ERR_LOCKED; /* R6.1 */
-    }
-    return LM_OK;
-}
 
 /* Context: thread. Lock: held. Blocks: when the caller unlocks. Cost: O(1). */
 void lmk_block_current_locked(uint8_t kind, void *obj, lm_tick_t timeout)
@@ -104,12 +87,6 @@ void lmk_wait_end_locked(lm_thread_t *t, lm_status_t status)
     lmk_wait_finish_locked(t, status);
 }
 
-/* Context: any. Lock: held. Cost: O(1). */
-lm_thread_t *lmk_first_waiter(const struct lm_prioq *wq)
-{
-    struct lm_dnode *n = lmk_prioq_first(wq);
-    return (n != NULL) ? LMK_CONTAINER_OF(n, lm_thread_t, qlink) : NULL;
-}
 
 /* Context: any. Lock: held. Cost: O(1). */
 lm_thread_t *lmk_wake_first_locked(struct lm_prioq *wq, lm_status_t status)

@@ -271,6 +271,8 @@ def cmd_test(args):
         failed.append("lint (cppcheck, clang-tidy)")
     if cmd_coverage(args) != 0:
         failed.append("coverage run")
+    if cmd_fuzz(argparse.Namespace(what="replay")) != 0:
+        failed.append("fuzz corpus replay")
     if arm and cmd_sizes(argparse.Namespace(check="docs/design.md")) != 0:
         failed.append("docs/design.md sizes table")
     if arm:
@@ -443,6 +445,40 @@ def cmd_coverage(args):
                stdout=None)
 
 
+def cmd_fuzz(args):
+    """libFuzzer on the hosted port (tests/fuzz/README.md): `replay` runs the
+    committed corpus once; a number fuzzes for that many seconds."""
+    import glob
+    tools = {**HOST_TOOLS, "clang": "clang"}
+    # The fuzzer runtime has no command to look for: find its archive.
+    if not glob.glob("/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a"):
+        tools["libclang-rt-14-dev (fuzzer runtime)"] = "libclang-rt-14-dev"
+    if setup(tools) != 0:
+        return 1
+    versions([["clang", "--version"]])
+    env = dict(os.environ, BUILD=os.path.join(build_root(), "fuzz"))
+    return run(["sh", "tests/fuzz/run.sh", args.what], env=env, stdout=None)
+
+
+def cmd_model(args):
+    """The reference model's long run (tests/model/README.md): seeds
+    1..SEEDS, STEPS steps each, under the sanitizers. The test command runs
+    seed 1 for 200,000 steps."""
+    if setup() != 0:
+        return 1
+    bdir = build_preset_in("host-asan", ["test_model"])
+    if bdir is None:
+        return 1
+    exe = os.path.join(bdir, "tests", "model", "test_model")
+    diverged = []
+    for seed in range(1, args.seeds + 1):
+        if run([exe, str(seed), str(args.steps)], stdout=None) != 0:
+            diverged.append(seed)
+    log(f"model: {args.seeds} seeds x {args.steps} steps, "
+        f"{len(diverged)} diverged" + (f" (seeds {diverged})" if diverged else ""))
+    return 1 if diverged else 0
+
+
 def cmd_setup(args):
     return setup()
 
@@ -472,6 +508,13 @@ def main():
     li.set_defaults(fn=cmd_lint)
     cv = sub.add_parser("coverage", help="line and branch coverage of kernel/ (host tests)")
     cv.set_defaults(fn=cmd_coverage)
+    mo = sub.add_parser("model", help="long run of the reference model")
+    mo.add_argument("--seeds", type=int, default=8)
+    mo.add_argument("--steps", type=int, default=1000000)
+    mo.set_defaults(fn=cmd_model)
+    fz = sub.add_parser("fuzz", help="libFuzzer: replay the corpus, or fuzz for N seconds")
+    fz.add_argument("what", nargs="?", default="60", help="'replay' or seconds (default 60)")
+    fz.set_defaults(fn=cmd_fuzz)
     s = sub.add_parser("setup", help="install missing build tools")
     s.set_defaults(fn=cmd_setup)
     args = p.parse_args()

@@ -28,6 +28,8 @@ struct lmk_kernel {
                                    the idle thread is never in it */
     lm_tick_t now;              /* ticks announced so far */
     uint8_t sched_lock;         /* scheduler lock depth */
+    bool timeout_work;          /* deferred expiry work pending (timeout.c);
+                                   here so every switch tests it inline */
     /* Bit p: the head of ready ring p was preempted while its threshold was
      * more urgent than its priority; the threshold still holds (R3.1). */
     uint32_t held[LM_PRIO_WORDS];
@@ -82,11 +84,53 @@ static inline unsigned lmk_min_prio(unsigned a, unsigned b)
 
 /* ---- scheduler (sched.c) ---- */
 
+/* These two are on every wake and every block: inline. */
+/* The `held` bitmap (lmk.h): O(1) mark, clear and most-urgent lookup. */
+static inline void lmk_held_mark(unsigned p)
+{
+    lmk.held[p / 32u] |= 1u << (p % 32u);
+#if LM_PRIO_WORDS > 1
+    lmk.held_summary |= 1u << (p / 32u);
+#endif
+}
+
+static inline void lmk_held_clear(unsigned p)
+{
+    lmk.held[p / 32u] &= ~(1u << (p % 32u));
+#if LM_PRIO_WORDS > 1
+    if (lmk.held[p / 32u] == 0u) {
+        lmk.held_summary &= ~(1u << (p / 32u));
+    }
+#endif
+}
+
+static inline bool lmk_held_at(unsigned p)
+{
+    return (lmk.held[p / 32u] & (1u << (p % 32u))) != 0u;
+}
+
 /* Put t (READY) at the tail of its priority's ring and request a switch if
- * it may preempt the running thread. Cost: O(1). */
-void lmk_ready_insert_locked(lm_thread_t *t);
-/* Take t out of the ready queue. Cost: O(1). */
-void lmk_ready_remove_locked(lm_thread_t *t);
+ * it may preempt the running thread.
+ * Context: any. Lock: held. Blocks: no. Cost: O(1). */
+static inline void lmk_ready_insert_locked(lm_thread_t *t)
+{
+    lmk_prioq_push_back(&lmk.ready, &t->qlink, t->prio);
+    /* R2.2: equal priority never preempts; R3.1: only above the threshold. */
+    if (t->prio < lmk.current->preempt_limit && lmk.sched_lock == 0u && lmk.started) {
+        lm_port_switch_pend();
+    }
+}
+
+/* Take t out of the ready queue; a preempted thread's hold ends (R3.6).
+ * Context: any. Lock: held. Blocks: no. Cost: O(1). */
+static inline void lmk_ready_remove_locked(lm_thread_t *t)
+{
+    if (lmk.ready.ring[t->prio] == &t->qlink && lmk_held_at(t->prio)) {
+        lmk_held_clear(t->prio); /* a held thread leaves: its hold ends */
+    }
+    lmk_prioq_remove(&lmk.ready, &t->qlink, t->prio);
+}
+
 /* Request a switch if a ready thread is allowed to preempt the running one.
  * Cost: O(1). */
 void lmk_sched_check_locked(void);
@@ -106,7 +150,23 @@ lm_thread_t *lmk_switch_select(void);
 
 /* May the caller block for `timeout`? LM_OK, or the status to return:
  * LM_ERR_WOULD_BLOCK (no wait asked), LM_ERR_ISR, LM_ERR_LOCKED. */
-lm_status_t lmk_wait_allowed(lm_tick_t timeout);
+/* Context: any. Lock: any. Cost: O(1). */
+static inline lm_status_t lmk_wait_allowed(lm_tick_t timeout)
+{
+    if (timeout == LM_NO_WAIT) {
+        return LM_ERR_WOULD_BLOCK;
+    }
+    if (lm_port_in_isr()) {
+        return LM_ERR_ISR;
+    }
+    if (!lmk.started || lmk.current == &lmk_idle_thread) {
+        return LM_ERR_STATE;
+    }
+    if (lmk.sched_lock != 0u) {
+        return LM_ERR_LOCKED; /* R6.1 */
+    }
+    return LM_OK;
+}
 /* Block the running thread on wait queue wq (kind PRIOQ or MUTEX) or as
  * described by kind, arming its timeout. The switch happens when the caller
  * releases the lock; the caller then returns lm_thread_self()->wait_status. */
@@ -122,7 +182,12 @@ void lmk_wait_end_locked(lm_thread_t *t, lm_status_t status);
 /* Wake every waiter of wq with status, one per masked step. */
 void lmk_wake_all_stepwise(struct lm_prioq *wq, lm_status_t status);
 /* Most urgent waiter of wq, NULL if none. O(1). */
-lm_thread_t *lmk_first_waiter(const struct lm_prioq *wq);
+/* Context: any. Lock: held. Cost: O(1). */
+static inline lm_thread_t *lmk_first_waiter(const struct lm_prioq *wq)
+{
+    struct lm_dnode *n = lmk_prioq_first(wq);
+    return (n != NULL) ? LMK_CONTAINER_OF(n, lm_thread_t, qlink) : NULL;
+}
 /* Unlink t from what it waits on and cancel its timeout, without waking. */
 void lmk_wait_unlink_locked(lm_thread_t *t);
 /* t's wait is over (t already unlinked): cancel the timeout, store status,
@@ -149,7 +214,10 @@ void lmk_timeout_process(void);
  * armed). May be early by design, never late. O(slots/32). */
 lm_tick_t lmk_ticks_to_next_event(void);
 /* True when deferred tick work is pending. */
-bool lmk_timeout_work_pending(void);
+static inline bool lmk_timeout_work_pending(void)
+{
+    return lmk.timeout_work;
+}
 
 /* ---- threads (thread.c) ---- */
 

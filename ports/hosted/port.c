@@ -63,6 +63,7 @@ static struct {
     unsigned masked;
     unsigned handler_depth; /* simulated interrupt handlers active */
     bool in_pendsv;
+    lm_thread_t *leaving; /* the thread the switch handler is leaving */
     bool switch_pending;
     lm_tick_t tick_pending; /* ticks elapsed, not yet announced */
     lm_tick_t next_event;   /* from lm_port_timer_arm */
@@ -320,9 +321,18 @@ static void deliver(void);
 static void thread_trampoline(void)
 {
 #if HOSTED_ASAN
-    __sanitizer_finish_switch_fiber(NULL, &hp.main_stack, &hp.main_stack_size);
+    /* Where we came from is main's stack only for the first thread of a run
+     * (entered from lm_port_start); later first runs come from a thread. */
+    const void *from_stack = NULL;
+    size_t from_size = 0;
+    __sanitizer_finish_switch_fiber(NULL, &from_stack, &from_size);
+    if (hp.main_stack == NULL) {
+        hp.main_stack = from_stack;
+        hp.main_stack_size = from_size;
+    }
 #endif
     lm_thread_t *self = lm_thread_self();
+    hp.leaving = NULL; /* off the previous thread's stack */
     deliver(); /* interrupts that were pending when this thread was chosen */
     self->entry(self->arg);
     lmk_thread_exit();
@@ -351,6 +361,7 @@ static void pendsv(void)
         hp.switch_pending = false;
         hp.in_pendsv = true;
         lm_thread_t *prev = lm_thread_self();
+        hp.leaving = prev;
         guard_check(prev); /* before the kernel makes another thread current */
         lm_thread_t *next = lmk_switch_select();
         hp.in_pendsv = false;
@@ -360,6 +371,7 @@ static void pendsv(void)
             fiber_switch(&prev->ctx.uc, &next->ctx.uc, next->stack, next->stack_size, dies,
                          prev->stack, prev->stack_size);
         }
+        hp.leaving = NULL; /* on our own stack again */
     }
 }
 
@@ -406,21 +418,36 @@ static void deliver(void)
     if (!hp.running) {
         return;
     }
-    while (hp.masked == 0u && hp.handler_depth == 0u) {
-        if (hp.tick_pending != 0u) {
-            run_handler(tick_isr, NULL);
-            continue;
-        }
-        struct sim_irq *e = due_irq();
-        if (e == NULL) {
-            break;
-        }
-        lm_hosted_irq_fn_t fn = e->fn;
-        void *arg = e->arg;
-        e->used = 0;
-        run_handler(fn, arg);
+    /* The switch handler has made another thread current but still runs on
+     * the stack of a thread that has just ended. A handler run here could
+     * restart that thread and refill the stack in use (on Cortex-M handlers
+     * run on the main stack, so there is no such window). Pending interrupts
+     * wait for the next thread: it delivers them first thing. */
+    if (hp.leaving != NULL && hp.leaving != lm_thread_self() &&
+        lm_thread_state(hp.leaving) == LM_THREAD_TERMINATED) {
+        return;
     }
-    if (hp.masked == 0u && hp.handler_depth == 0u && !hp.in_pendsv && hp.switch_pending) {
+    for (;;) {
+        while (hp.masked == 0u && hp.handler_depth == 0u) {
+            if (hp.tick_pending != 0u) {
+                run_handler(tick_isr, NULL);
+                continue;
+            }
+            struct sim_irq *e = due_irq();
+            if (e == NULL) {
+                break;
+            }
+            lm_hosted_irq_fn_t fn = e->fn;
+            void *arg = e->arg;
+            e->used = 0;
+            run_handler(fn, arg);
+        }
+        if (hp.masked != 0u || hp.handler_depth != 0u || hp.in_pendsv || !hp.switch_pending ||
+            !hp.running) {
+            return;
+        }
+        /* Back here when this thread runs again: interrupts that arrived
+         * meanwhile and were held back during the switch come first. */
         pendsv();
     }
 }
