@@ -17,5 +17,10 @@ _Noreturn void lm_board_exit(int code);
 /* Free-running count up at MPS2_SYSCLK_HZ (CMSDK timer 1). Under QEMU with
  * -icount shift=0, one count is 40 instructions. */
 uint32_t lm_board_timestamp(void);
+/* What a timestamp count measures, for reports: under QEMU -icount shift=0
+ * one count is 40 instructions (docs/measuring.md). */
+#define LM_BOARD_TIME_UNIT "instructions"
+#define LM_BOARD_TIME_UNIT_SHORT "instr."
+#define LM_BOARD_UNITS_PER_COUNT 40u
 
 #endif

@@ -25,6 +25,10 @@ _Noreturn void lm_board_exit(int code);
 /* Free-running count up at the core clock (DWT cycle counter): core cycles,
  * not the 25 MHz timer of the MPS2 boards. */
 #define LM_BOARD_TIMESTAMP_HZ STM32_SYSCLK_HZ
+/* What a timestamp count measures, for reports: one core clock cycle. */
+#define LM_BOARD_TIME_UNIT "cycles"
+#define LM_BOARD_TIME_UNIT_SHORT "cycles"
+#define LM_BOARD_UNITS_PER_COUNT 1u
 uint32_t lm_board_timestamp(void);
 
 /* The clock tree the start-up code set up, and where its PLL input came

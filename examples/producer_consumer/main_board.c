@@ -1,9 +1,9 @@
 /*
- * The seeds' producer-consumer experiment on a board. Under QEMU with
- * -icount shift=0 one instruction is 1 ns of virtual time and the board's
- * 25 MHz timestamp counts every 40 instructions, so instructions per cycle
- * are the timestamp delta x 40 / cycles (docs/measuring.md). Prints a table
- * and, last, one JSON line.
+ * The seeds' producer-consumer experiment on a board. The board says what
+ * its timestamp counts (board.h): under QEMU with -icount shift=0 one
+ * instruction is 1 ns of virtual time and the 25 MHz timestamp counts every
+ * 40 instructions (docs/measuring.md); on a real board it counts core
+ * cycles. Prints a table and, last, one JSON line.
  */
 #include <stdio.h>
 
@@ -13,7 +13,6 @@
 
 #define WARMUP 16u
 #define CYCLES 1000u
-#define INSNS_PER_COUNT 40u /* 1 GHz virtual (shift=0) / 25 MHz timer */
 
 _Noreturn void pc_stop(void)
 {
@@ -28,7 +27,7 @@ int main(void)
     pc_timestamp = lm_board_timestamp;
     for (unsigned i = 0; i < 3u; i++) {
         pc_run(cases[i], WARMUP, CYCLES, NULL, &r[i]);
-        insns[i] = (uint32_t)(((uint64_t)r[i].timestamp_delta * INSNS_PER_COUNT + CYCLES / 2u) /
+        insns[i] = (uint32_t)(((uint64_t)r[i].timestamp_delta * LM_BOARD_UNITS_PER_COUNT + CYCLES / 2u) /
                               CYCLES);
         if (r[i].cycles != CYCLES || r[i].context_switches % CYCLES != 0u) {
             printf("case %s: counts are not whole per cycle\n", r[i].name);
@@ -36,9 +35,9 @@ int main(void)
         }
     }
     printf("%-10s %10s %10s %12s %14s %14s\n", "case", "messages", "switches", "preemptions",
-           "instructions", "messages per");
+           LM_BOARD_TIME_UNIT, "messages per");
     printf("%-10s %10s %10s %12s %14s %14s\n", "", "/cycle", "/cycle", "/cycle", "/cycle",
-           "1e6 instr.");
+           "1e6 " LM_BOARD_TIME_UNIT_SHORT);
     for (unsigned i = 0; i < 3u; i++) {
         printf("%-10s %10lu %10lu %12lu %14lu %14lu\n", r[i].name,
                (unsigned long)(r[i].messages / CYCLES),
@@ -49,7 +48,7 @@ int main(void)
     printf("JSON: {\"cycles\":%u,\"cases\":[", CYCLES);
     for (unsigned i = 0; i < 3u; i++) {
         printf("%s{\"name\":\"%s\",\"messages_per_cycle\":%lu,\"context_switches_per_cycle\":%lu,"
-               "\"preemptions_per_cycle\":%lu,\"instructions_per_cycle\":%lu}",
+               "\"preemptions_per_cycle\":%lu,\"" LM_BOARD_TIME_UNIT "_per_cycle\":%lu}",
                i ? "," : "", r[i].name, (unsigned long)(r[i].messages / CYCLES),
                (unsigned long)(r[i].context_switches / CYCLES),
                (unsigned long)(r[i].preemptions / CYCLES), (unsigned long)insns[i]);

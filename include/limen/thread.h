@@ -135,7 +135,8 @@ lm_status_t lm_thread_sleep(lm_tick_t ticks);
 
 /* Give the CPU to the next ready thread of the same priority, and to any
  * more urgent thread held back by the caller's preemption-threshold
- * (rules R3.x). Context: thread. Cost: O(1). @retval LM_OK, LM_ERR_ISR */
+ * (rules R3.x). Context: thread. Cost: O(1).
+ * @retval LM_OK, LM_ERR_ISR, LM_ERR_LOCKED (scheduler lock held) */
 lm_status_t lm_thread_yield(void);
 
 /* Change the base priority. The effective priority is the more urgent of it
