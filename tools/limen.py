@@ -433,7 +433,7 @@ def cmd_coverage(args):
     for gcda in subprocess.run(["find", bdir, "-name", "*.gcda"], capture_output=True,
                                text=True, cwd=ROOT).stdout.split():
         os.remove(os.path.join(ROOT, gcda))
-    if run(["ctest", "--test-dir", bdir, "--timeout", "120", "-E", "_nochecks|_p1024"],
+    if run(["ctest", "--test-dir", bdir, "--timeout", "120", "-E", "_nochecks|_p1024|_mutants"],
            stdout=None) != 0:
         return 1
     versions([["gcov", "--version"], ["gcovr", "--version"]])
