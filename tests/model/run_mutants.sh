@@ -67,7 +67,9 @@ run_seeds() { # $1: label for log files
     result=""
     for s in $SEEDS; do
         local log=$work/$1.seed$s.log
-        timeout "$RUN_TIMEOUT" "$bin" "$s" "$STEPS" >"$log" 2>&1
+        # Detection only: no reduction, and the tape goes to the scratch dir.
+        MODEL_REDUCE=0 MODEL_TAPE=$work/$1.seed$s.tape \
+            timeout "$RUN_TIMEOUT" "$bin" "$s" "$STEPS" >"$log" 2>&1
         local rc=$?
         if [ $rc -ne 0 ]; then
             local line

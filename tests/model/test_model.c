@@ -8,10 +8,19 @@
  * (lm_hosted_irq_at_unmask) give semaphores and resume threads.
  *
  *     test_model [seed [steps]]
+ *     test_model --replay FILE     replay a tape (README "Shortest reproducer")
+ *     test_model --reduce FILE     shorten a diverging tape
  */
+/* fork, mmap (MAP_ANONYMOUS), clock_gettime: the reducer (hosted only). */
+#define _DEFAULT_SOURCE 1
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -54,11 +63,127 @@ static uint32_t rnd(uint32_t n)
     return (uint32_t)((rng * 2685821657736338717ull) >> 33) % n;
 }
 
+/* ---- the tape: every random choice, for replay and reduction ----
+ *
+ * A generating run records each choice as an entry: an interrupt raised at a
+ * step point, or a call made by do_op (with its arguments resolved). A replay
+ * (`test_model --replay FILE`) takes the entries from a file instead of the
+ * PRNG, in the same order: a step point raises the interrupts at the front of
+ * the tape, do_op raises any left there and then makes the next call. With
+ * entries removed the run still replays: it just takes another course. On a
+ * divergence the driver writes the tape and (unless MODEL_REDUCE=0) execs
+ * itself with --reduce, which removes chunks of entries while the replay
+ * still diverges the same way (delta debugging), then prints the result. */
+enum op_code {
+    OP_TAKE, OP_GIVE, OP_LOCK, OP_UNLOCK, OP_PRIO, OP_THR, OP_YIELD, OP_SLEEP, OP_WORK,
+    OP_SUSPEND, OP_RESUME, OP_IRQ, OP_CODES
+};
+static const char *const op_names[OP_CODES] = {
+    "take", "give", "lock", "unlock", "prio", "thr", "yield", "sleep", "work",
+    "suspend", "resume", "irq"};
+struct op {
+    int code; /* enum op_code */
+    int a, b, c; /* irq: kind, arg, delay */
+};
+#define SETUP_MAX 64
+static struct op *tape;
+static size_t ntape, tape_cap, tape_pos;
+static int setups[SETUP_MAX][2 * MD_THREADS];
+static size_t nsetups;
+static bool replaying;   /* entries come from tape[], not from the PRNG */
+static bool reduce_child; /* a trial of the reducer: quiet, no exec */
+static char *trial_sig;  /* shared with the reducer: the divergence kind */
+static const char *tape_file = "model-divergence.tape"; /* env MODEL_TAPE */
+
+static void tape_push(struct op o)
+{
+    if (ntape == tape_cap) {
+        tape_cap = tape_cap != 0u ? 2u * tape_cap : 4096u;
+        tape = realloc(tape, tape_cap * sizeof *tape);
+        if (tape == NULL) {
+            abort();
+        }
+    }
+    tape[ntape++] = o;
+}
+
+static bool write_tape(const char *path, const char *sig, const struct op *t, size_t n)
+{
+    FILE *f = fopen(path, "w");
+    if (f == NULL) {
+        return false;
+    }
+    fprintf(f, "sig %s\n", sig);
+    for (size_t r = 0; r < nsetups; r++) {
+        fprintf(f, "run");
+        for (int i = 0; i < 2 * MD_THREADS; i++) {
+            fprintf(f, " %d", setups[r][i]);
+        }
+        fprintf(f, "\n");
+    }
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, "%s %d %d %d\n", op_names[t[i].code], t[i].a, t[i].b, t[i].c);
+    }
+    return fclose(f) == 0;
+}
+
+/* Returns the divergence signature stored in the file (static buffer). */
+static const char *read_tape(const char *path)
+{
+    static char sig[256];
+    char line[256];
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        fprintf(stderr, "test_model: cannot read %s\n", path);
+        exit(2);
+    }
+    sig[0] = '\0';
+    ntape = 0;
+    nsetups = 0;
+    while (fgets(line, sizeof line, f) != NULL) {
+        line[strcspn(line, "\n")] = '\0';
+        if (strncmp(line, "sig ", 4) == 0) {
+            snprintf(sig, sizeof sig, "%s", line + 4);
+            continue;
+        }
+        if (strncmp(line, "run", 3) == 0) {
+            if (nsetups < SETUP_MAX) {
+                char *p = line + 3;
+                for (int i = 0; i < 2 * MD_THREADS; i++) {
+                    setups[nsetups][i] = (int)strtol(p, &p, 10);
+                }
+                nsetups++;
+            }
+            continue;
+        }
+        char name[16];
+        struct op o = {0, 0, 0, 0};
+        if (sscanf(line, "%15s %d %d %d", name, &o.a, &o.b, &o.c) != 4) {
+            continue;
+        }
+        for (o.code = 0; o.code < OP_CODES && strcmp(name, op_names[o.code]) != 0; o.code++) {
+        }
+        if (o.code < OP_CODES) {
+            tape_push(o);
+        }
+    }
+    fclose(f);
+    if (nsetups == 0u) {
+        fprintf(stderr, "test_model: %s has no \"run\" line\n", path);
+        exit(2);
+    }
+    return sig;
+}
+
 static _Noreturn void diverge(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static _Noreturn void diverge(const char *fmt, ...)
 {
     va_list ap;
     divergences++;
+    if (reduce_child) {
+        snprintf(trial_sig, 200, "%s", fmt); /* the kind, not the numbers */
+        _exit(1);
+    }
     printf("DIVERGENCE seed %" PRIu64 " step %lu run %lu tick %u: ", seed, steps, runs,
            (unsigned)lm_tick_now());
     va_start(ap, fmt);
@@ -98,6 +223,22 @@ static _Noreturn void diverge(const char *fmt, ...)
     }
     printf("\n");
     printf("model: %lu steps, %lu divergences\n", steps, divergences);
+    if (!replaying) {
+        const char *r = getenv("MODEL_REDUCE");
+        if (getenv("MODEL_TAPE") != NULL) {
+            tape_file = getenv("MODEL_TAPE");
+        }
+        if (write_tape(tape_file, fmt, tape, ntape)) {
+            printf("tape (%lu entries) written to %s; replay: test_model --replay %s\n",
+                   (unsigned long)ntape, tape_file, tape_file);
+            if (r == NULL || strcmp(r, "0") != 0) {
+                printf("reducing (MODEL_REDUCE=0 skips this)...\n");
+                fflush(stdout);
+                execl("/proc/self/exe", "test_model", "--reduce", tape_file, (char *)NULL);
+                printf("exec failed: no reduction\n");
+            }
+        }
+    }
     fflush(stdout);
     /* From a kernel thread's stack: end the process without unwinding it
      * (LeakSanitizer cannot scan the switched stacks). */
@@ -207,8 +348,23 @@ static void irq_sync(void)
                     (int)ks);
         }
     }
-    if (index_of(lm_thread_self()) != M.cur) {
+    /* Has the switch handler decided (R12.2) since the model last did? A
+     * decision that picks another thread shows in lm_thread_self(). One that
+     * keeps the same thread shows nowhere in the API, and it matters only
+     * when that thread had given up the CPU (blocked or yielded, then made
+     * ready again before the switch): then the decision ends the give-up
+     * (R3.3, R3.5), and a wake applied after it must not treat the thread as
+     * having left the CPU. The kernel clears its `yielded` flag in that
+     * decision and nowhere else, so the driver reads that (private) field:
+     * a handler that runs between the switch handler's timeout steps sees it
+     * still set, one at the decision's own unmask sees it clear. A count of
+     * switch-handler runs kept by the port cannot tell these two apart:
+     * both run inside the same lmk_switch_select call. */
+    int self = index_of(lm_thread_self());
+    if (self != M.cur) {
         md_resched(&M); /* the kernel has switched since the last call */
+    } else if (self != MD_NONE && M.t[self].yielded && th[self]->yielded == 0u) {
+        md_resched(&M); /* decided, and kept the same thread */
     }
 }
 
@@ -234,17 +390,44 @@ static void irq_handler(void *arg)
     }
 }
 
+static void raise_irq(int kind, int arg, int delay)
+{
+    for (int i = 0; i < IRQ_SLOTS; i++) {
+        if (!irq_ops[i].used) {
+            irq_ops[i].used = true;
+            irq_ops[i].kind = kind;
+            irq_ops[i].arg = arg;
+            (void)lm_hosted_irq_at_unmask((uint64_t)delay, irq_handler, &irq_ops[i]);
+            return;
+        }
+    }
+}
+
+/* Replay: raise the interrupts at the front of the tape. */
+static void replay_irqs(void)
+{
+    while (tape_pos < ntape && tape[tape_pos].code == OP_IRQ) {
+        const struct op *o = &tape[tape_pos++];
+        raise_irq(o->a, o->b, o->c);
+    }
+}
+
 static void maybe_raise_irq(void)
 {
+    if (replaying) {
+        replay_irqs();
+        return;
+    }
     if (rnd(8) != 0) {
         return;
     }
     for (int i = 0; i < IRQ_SLOTS; i++) {
         if (!irq_ops[i].used) {
-            irq_ops[i].used = true;
-            irq_ops[i].kind = (int)rnd(2);
-            irq_ops[i].arg = (int)(irq_ops[i].kind == 0 ? rnd(MD_SEMS) : rnd((uint32_t)M.n));
-            (void)lm_hosted_irq_at_unmask(1u + rnd(6), irq_handler, &irq_ops[i]);
+            int kind = (int)rnd(2);
+            int arg = (int)(kind == 0 ? rnd(MD_SEMS) : rnd((uint32_t)M.n));
+            int delay = 1 + (int)rnd(6);
+            tape_push((struct op){OP_IRQ, kind, arg, delay});
+            raise_irq(kind, arg, delay);
             return;
         }
     }
@@ -257,30 +440,20 @@ static lm_tick_t pick_timeout(void)
     return rnd(3) == 0 ? LM_NO_WAIT : 1u + rnd(3);
 }
 
-/* Choose one call, apply it to the model, then make it on the kernel. */
-static lm_status_t do_op(int me)
+/* Choose one call (the PRNG draws in the order the seeds were made with). */
+static struct op gen_op(int me)
 {
     int s = (int)rnd(MD_SEMS), x = (int)rnd(MD_MUTEXES), t = (int)rnd((uint32_t)M.n);
-    lm_tick_t to;
-    int r;
     switch (rnd(13)) {
     case 0:
     case 1:
-        to = pick_timeout();
-        note("T%d take S%d %u", me, s, (unsigned)to);
-        md_sem_take(&M, s, to);
-        return lm_sem_take(&sems[s], to);
+        return (struct op){OP_TAKE, s, (int)pick_timeout(), 0};
     case 2:
     case 3:
-        note("T%d give S%d", me, s);
-        M.t[me].ret = md_sem_give(&M, s);
-        return lm_sem_give(&sems[s]);
+        return (struct op){OP_GIVE, s, 0, 0};
     case 4:
     case 5:
-        to = pick_timeout();
-        note("T%d lock M%d %u", me, x, (unsigned)to);
-        md_mutex_lock(&M, x, to);
-        return lm_mutex_lock(&mtx[x], to);
+        return (struct op){OP_LOCK, x, (int)pick_timeout(), 0};
     case 6:
     case 7:
         /* Mostly a mutex it owns, so nesting unwinds. */
@@ -289,49 +462,95 @@ static lm_status_t do_op(int me)
                 x = k;
             }
         }
-        note("T%d unlock M%d", me, x);
-        md_mutex_unlock(&M, x);
-        return lm_mutex_unlock(&mtx[x]);
+        return (struct op){OP_UNLOCK, x, 0, 0};
     case 8:
-        r = (int)rnd(4);
-        note("T%d set_priority T%d %d", me, t, r);
-        M.t[me].ret = md_set_priority(&M, t, r);
-        return lm_thread_set_priority(th[t], (unsigned)r);
+        return (struct op){OP_PRIO, t, (int)rnd(4), 0};
     case 9:
-        r = (int)rnd(5) - 1;
-        note("T%d set_threshold T%d %d", me, t, r);
-        M.t[me].ret = md_set_threshold(&M, t, r);
-        return lm_thread_set_threshold(th[t], r < 0 ? LM_THRESHOLD_NONE : (unsigned)r);
+        return (struct op){OP_THR, t, (int)rnd(5) - 1, 0};
     case 10:
         switch (rnd(3)) {
-        case 0:
-            note("T%d yield", me);
-            md_yield(&M);
-            return lm_thread_yield();
-        case 1:
-            to = 1u + rnd(3);
-            note("T%d sleep %u", me, (unsigned)to);
-            md_sleep(&M, to);
-            return lm_thread_sleep(to);
-        default:
-            to = 1u + rnd(3);
-            note("T%d work %u", me, (unsigned)to);
-            md_work(&M, to);
-            lm_hosted_work(to);
-            return LM_OK;
+        case 0: return (struct op){OP_YIELD, 0, 0, 0};
+        case 1: return (struct op){OP_SLEEP, 1 + (int)rnd(3), 0, 0};
+        default: return (struct op){OP_WORK, 1 + (int)rnd(3), 0, 0};
         }
     case 11:
-        if (t == me) {
-            t = (t + 1) % M.n;
-        }
-        note("T%d suspend T%d", me, t);
-        M.t[me].ret = md_suspend(&M, t);
-        return lm_thread_suspend(th[t]);
+        return (struct op){OP_SUSPEND, t, 0, 0};
     default:
-        note("T%d resume T%d", me, t);
-        M.t[me].ret = md_resume(&M, t);
-        return lm_thread_resume(th[t]);
+        return (struct op){OP_RESUME, t, 0, 0};
     }
+}
+
+/* Apply one call to the model, then make it on the kernel. */
+static lm_status_t exec_op(int me, struct op o)
+{
+    int a = o.a, b = o.b;
+    switch (o.code) {
+    case OP_TAKE:
+        note("T%d take S%d %u", me, a, (unsigned)b);
+        md_sem_take(&M, a, (uint32_t)b);
+        return lm_sem_take(&sems[a], (lm_tick_t)b);
+    case OP_GIVE:
+        note("T%d give S%d", me, a);
+        M.t[me].ret = md_sem_give(&M, a);
+        return lm_sem_give(&sems[a]);
+    case OP_LOCK:
+        note("T%d lock M%d %u", me, a, (unsigned)b);
+        md_mutex_lock(&M, a, (uint32_t)b);
+        return lm_mutex_lock(&mtx[a], (lm_tick_t)b);
+    case OP_UNLOCK:
+        note("T%d unlock M%d", me, a);
+        md_mutex_unlock(&M, a);
+        return lm_mutex_unlock(&mtx[a]);
+    case OP_PRIO:
+        note("T%d set_priority T%d %d", me, a, b);
+        M.t[me].ret = md_set_priority(&M, a, b);
+        return lm_thread_set_priority(th[a], (unsigned)b);
+    case OP_THR:
+        note("T%d set_threshold T%d %d", me, a, b);
+        M.t[me].ret = md_set_threshold(&M, a, b);
+        return lm_thread_set_threshold(th[a], b < 0 ? LM_THRESHOLD_NONE : (unsigned)b);
+    case OP_YIELD:
+        note("T%d yield", me);
+        md_yield(&M);
+        return lm_thread_yield();
+    case OP_SLEEP:
+        note("T%d sleep %u", me, (unsigned)a);
+        md_sleep(&M, (uint32_t)a);
+        return lm_thread_sleep((lm_tick_t)a);
+    case OP_WORK:
+        note("T%d work %u", me, (unsigned)a);
+        md_work(&M, (uint32_t)a);
+        lm_hosted_work((lm_tick_t)a);
+        return LM_OK;
+    case OP_SUSPEND:
+        if (a == me) { /* never itself (not modelled) */
+            a = (a + 1) % M.n;
+        }
+        note("T%d suspend T%d", me, a);
+        M.t[me].ret = md_suspend(&M, a);
+        return lm_thread_suspend(th[a]);
+    default:
+        note("T%d resume T%d", me, a);
+        M.t[me].ret = md_resume(&M, a);
+        return lm_thread_resume(th[a]);
+    }
+}
+
+static lm_status_t do_op(int me)
+{
+    struct op o;
+    if (replaying) {
+        replay_irqs();
+        if (tape_pos >= ntape) {
+            budget = steps; /* the tape is spent: end here, not quiescent */
+            lm_hosted_stop();
+        }
+        o = tape[tape_pos++];
+    } else {
+        o = gen_op(me);
+        tape_push(o);
+    }
+    return exec_op(me, o);
 }
 
 static void runner(void *arg)
@@ -395,11 +614,24 @@ static void one_run(void)
         LMT_ST(lm_mutex_create(&mtx[x], LM_MUTEX_INHERIT), LM_OK);
     }
     for (int i = 0; i < MD_THREADS; i++) {
-        prio[i] = (int)rnd(4);
-        thr[i] = rnd(3) == 0 ? (int)rnd((uint32_t)prio[i] + 1u) : -1;
+        if (replaying) {
+            size_t r = runs < nsetups ? runs : nsetups - 1u;
+            prio[i] = setups[r][2 * i];
+            thr[i] = setups[r][2 * i + 1];
+        } else {
+            prio[i] = (int)rnd(4);
+            thr[i] = rnd(3) == 0 ? (int)rnd((uint32_t)prio[i] + 1u) : -1;
+            if (nsetups < SETUP_MAX) {
+                setups[nsetups][2 * i] = prio[i];
+                setups[nsetups][2 * i + 1] = thr[i];
+            }
+        }
         th[i] = lmt_spawn_ex(names[i], (unsigned)prio[i],
                              thr[i] < 0 ? LM_THRESHOLD_NONE : (unsigned)thr[i], 0, runner,
                              (void *)(intptr_t)i, true);
+    }
+    if (!replaying && nsetups < SETUP_MAX) {
+        nsetups++;
     }
     md_init(&M, MD_THREADS, prio, thr);
     note("run %lu", runs);
@@ -414,8 +646,143 @@ static void one_run(void)
     }
 }
 
+/* Replays tape[0..ntape) in a child; true if it diverges the way `sig` says. */
+static bool trial(const char *sig)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0) {
+        return false;
+    }
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) { /* quiet: the parent reports */
+            (void)dup2(null, 1);
+            (void)dup2(null, 2);
+        }
+        reduce_child = true;
+        replaying = true;
+        trial_sig[0] = '\0';
+        alarm(10);
+        budget = ~0ul;
+        while (steps < budget) {
+            one_run();
+        }
+        _exit(0);
+    }
+    int status = 0;
+    (void)waitpid(pid, &status, 0);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 1 && strcmp(trial_sig, sig) == 0;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Delta debugging (complements only): remove one of n chunks while the
+ * replay still diverges the same way; refine n when none can go. */
+static int reduce(const char *path)
+{
+    char sig[256];
+    snprintf(sig, sizeof sig, "%s", read_tape(path));
+    trial_sig = mmap(NULL, 256, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (trial_sig == MAP_FAILED) {
+        return 2;
+    }
+    const char *lim = getenv("MODEL_REDUCE_SECONDS");
+    double deadline = now_s() + (lim != NULL ? strtod(lim, NULL) : 30.0);
+    size_t orig = ntape;
+    if (!trial(sig)) {
+        printf("reduce: the tape does not reproduce the divergence (\"%s\")\n", sig);
+        return 1;
+    }
+    struct op *best = malloc(orig * sizeof *best);
+    if (best == NULL) {
+        return 2;
+    }
+    memcpy(best, tape, orig * sizeof *best);
+    size_t nbest = orig, n = 2;
+    unsigned long trials = 1;
+    bool timed_out = false;
+    while (nbest >= 2u) {
+        bool removed = false;
+        size_t chunk = (nbest + n - 1u) / n;
+        for (size_t from = 0; from < nbest && !removed; from += chunk) {
+            if (now_s() > deadline) {
+                timed_out = true;
+                break;
+            }
+            size_t to = from + chunk < nbest ? from + chunk : nbest;
+            ntape = 0;
+            for (size_t i = 0; i < nbest; i++) {
+                if (i < from || i >= to) {
+                    tape[ntape++] = best[i];
+                }
+            }
+            trials++;
+            if (ntape > 0u && trial(sig)) {
+                memcpy(best, tape, ntape * sizeof *best);
+                nbest = ntape;
+                n = n > 2u ? n - 1u : 2u;
+                removed = true;
+            }
+        }
+        if (timed_out) {
+            break;
+        }
+        if (!removed) {
+            if (n >= nbest) {
+                break; /* 1-minimal: no single entry can go */
+            }
+            n = 2u * n < nbest ? 2u * n : nbest;
+        }
+    }
+    memcpy(tape, best, nbest * sizeof *best);
+    ntape = nbest;
+    static char out[512];
+    snprintf(out, sizeof out, "%s.min", path);
+    printf("reduce: %lu entries -> %lu (%lu trials%s); \"%s\"\n", (unsigned long)orig,
+           (unsigned long)nbest, trials, timed_out ? ", stopped by the time limit" : ", 1-minimal",
+           sig);
+    if (!write_tape(out, sig, best, nbest)) {
+        printf("reduce: cannot write %s\n", out);
+        return 2;
+    }
+    printf("reduced case:\n");
+    for (size_t r = 0; r < nsetups; r++) {
+        printf("  run");
+        for (int i = 0; i < MD_THREADS; i++) {
+            printf(" T%d:%d/%d", i, setups[r][2 * i], setups[r][2 * i + 1]);
+        }
+        printf("   (priority/threshold, -1 none)\n");
+    }
+    for (size_t i = 0; i < nbest; i++) {
+        printf("  %s %d %d %d\n", op_names[best[i].code], best[i].a, best[i].b, best[i].c);
+    }
+    printf("replay: test_model --replay %s\n", out);
+    free(best);
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 2 && strcmp(argv[1], "--reduce") == 0) {
+        return reduce(argv[2]);
+    }
+    if (argc > 2 && strcmp(argv[1], "--replay") == 0) {
+        (void)read_tape(argv[2]);
+        replaying = true;
+        budget = ~0ul;
+        printf("model: replay of %s (%lu entries)\n", argv[2], (unsigned long)ntape);
+        while (steps < budget) {
+            one_run();
+        }
+        printf("model: %lu steps, %lu divergences (%lu runs)\n", steps, divergences, runs);
+        return divergences == 0 ? 0 : 1;
+    }
     seed = argc > 1 ? strtoull(argv[1], NULL, 0) : 1u;
     budget = argc > 2 ? strtoul(argv[2], NULL, 0) : 200000ul;
     rng = seed * 0x9E3779B97F4A7C15ull + 1u;
@@ -424,5 +791,6 @@ int main(int argc, char **argv)
         one_run();
     }
     printf("model: %lu steps, %lu divergences (%lu runs)\n", steps, divergences, runs);
+    free(tape);
     return divergences == 0 ? 0 : 1;
 }
