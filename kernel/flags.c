@@ -20,6 +20,7 @@
 lm_status_t lm_flags_create(lm_flags_t *f, uint32_t initial)
 {
     LMK_CHECK(f != NULL, LM_ERR_PARAM);
+    LMK_CHECK_NOT_LIVE(f, LM_MAGIC_FLAGS);
     lmk_list_init(&f->waiters);
     lmk_list_init(&f->scan);
     f->bits = initial;

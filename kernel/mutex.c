@@ -21,6 +21,7 @@ lm_status_t lm_mutex_create(lm_mutex_t *m, unsigned options)
 {
     LMK_CHECK(m != NULL, LM_ERR_PARAM);
     LMK_CHECK((options & ~LM_MUTEX_INHERIT) == 0u, LM_ERR_PARAM);
+    LMK_CHECK_NOT_LIVE(m, LM_MAGIC_MUTEX);
     lmk_prioq_init(&m->waiters);
     m->held_link.next = NULL;
     m->held_link.prev = NULL;

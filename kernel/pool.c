@@ -19,6 +19,7 @@ lm_status_t lm_pool_create(lm_pool_t *p, void *buffer, size_t buffer_size,
     LMK_CHECK(block_size != 0u && count != 0u && block_size <= UINT32_MAX / 2u, LM_ERR_PARAM);
     size_t bs = LM_POOL_BLOCK_SIZE(block_size);
     LMK_CHECK(count <= UINT32_MAX && count <= buffer_size / bs, LM_ERR_PARAM);
+    LMK_CHECK_NOT_LIVE(p, LM_MAGIC_POOL);
     lmk_prioq_init(&p->waiters);
     p->buffer = (uint8_t *)buffer;
     p->block_size = (uint32_t)bs;

@@ -21,6 +21,7 @@ lm_status_t lm_queue_create(lm_queue_t *q, void *buffer, size_t msg_size, size_t
     LMK_CHECK(q != NULL && buffer != NULL, LM_ERR_PARAM);
     LMK_CHECK(msg_size != 0u && capacity != 0u, LM_ERR_PARAM);
     LMK_CHECK(msg_size <= UINT32_MAX / capacity, LM_ERR_PARAM);
+    LMK_CHECK_NOT_LIVE(q, LM_MAGIC_QUEUE);
     lmk_prioq_init(&q->waiters);
     q->buffer = (uint8_t *)buffer;
     q->msg_size = (uint32_t)msg_size;

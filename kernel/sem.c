@@ -7,6 +7,7 @@ lm_status_t lm_sem_create(lm_sem_t *s, uint32_t initial, uint32_t max)
 {
     LMK_CHECK(s != NULL, LM_ERR_PARAM);
     LMK_CHECK(max != 0u && initial <= max, LM_ERR_PARAM);
+    LMK_CHECK_NOT_LIVE(s, LM_MAGIC_SEM);
     lmk_prioq_init(&s->waiters);
     s->count = initial;
     s->max = max;

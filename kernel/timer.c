@@ -6,6 +6,7 @@
 lm_status_t lm_timer_create(lm_timer_t *tm, lm_timer_fn_t fn, void *arg)
 {
     LMK_CHECK(tm != NULL && fn != NULL, LM_ERR_PARAM);
+    LMK_CHECK_NOT_LIVE(tm, LM_MAGIC_TIMER);
     tm->timeout.link.next = NULL;
     tm->timeout.link.prev = NULL;
     tm->timeout.deadline = 0;

@@ -1537,4 +1537,75 @@ LMT_CASE(bad_input_sweep)
 #endif
 }
 
-LMT_MAIN(LMT_RUN(bad_input_sweep))
+#if LM_CFG_ARG_CHECKS
+/* docs/errors.md: creating a control block that is live (created and not
+ * deleted) returns LM_ERR_STATE and changes nothing; after a delete the same
+ * block may be created again. */
+static lm_sem_t live_sem;
+static lm_mutex_t live_mutex;
+static lm_queue_t live_queue;
+static LM_QUEUE_BUFFER_DEFINE(live_qbuf, 4, 2);
+static lm_flags_t live_flags;
+static lm_pool_t live_pool;
+static LM_POOL_BUFFER_DEFINE(live_pbuf, 16, 2);
+static lm_timer_t live_timer;
+
+static void live_timer_fn(void *arg)
+{
+    (void)arg;
+}
+
+LMT_CASE(create_of_live_object_refused)
+{
+    lmt_begin();
+    memset(&live_sem, 0, sizeof live_sem);
+    memset(&live_mutex, 0, sizeof live_mutex);
+    memset(&live_queue, 0, sizeof live_queue);
+    memset(&live_flags, 0, sizeof live_flags);
+    memset(&live_pool, 0, sizeof live_pool);
+    memset(&live_timer, 0, sizeof live_timer);
+    LMT_ST(lm_sem_create(&live_sem, 1, 5), LM_OK);
+    LMT_ST(lm_mutex_create(&live_mutex, 0), LM_OK);
+    LMT_ST(lm_queue_create(&live_queue, live_qbuf, 4, 2), LM_OK);
+    LMT_ST(lm_flags_create(&live_flags, 0x5u), LM_OK);
+    LMT_ST(lm_pool_create(&live_pool, live_pbuf, sizeof live_pbuf, 16, 2), LM_OK);
+    LMT_ST(lm_timer_create(&live_timer, live_timer_fn, NULL), LM_OK);
+    uint32_t msg = 0xC0FFEEu;
+    LMT_ST(lm_queue_send(&live_queue, &msg, sizeof msg, LM_NO_WAIT), LM_OK);
+
+    lm_sem_t sem_copy = live_sem;
+    lm_queue_t queue_copy = live_queue;
+    lm_flags_t flags_copy = live_flags;
+    lm_pool_t pool_copy = live_pool;
+    lm_mutex_t mutex_copy = live_mutex;
+    lm_timer_t timer_copy = live_timer;
+    LMT_ST(lm_sem_create(&live_sem, 0, 1), LM_ERR_STATE);
+    LMT_ST(lm_mutex_create(&live_mutex, LM_MUTEX_INHERIT), LM_ERR_STATE);
+    LMT_ST(lm_queue_create(&live_queue, live_qbuf, 4, 2), LM_ERR_STATE);
+    LMT_ST(lm_flags_create(&live_flags, 0), LM_ERR_STATE);
+    LMT_ST(lm_pool_create(&live_pool, live_pbuf, sizeof live_pbuf, 16, 2), LM_ERR_STATE);
+    LMT_ST(lm_timer_create(&live_timer, live_timer_fn, NULL), LM_ERR_STATE);
+    LMT_CHECK(memcmp(&sem_copy, &live_sem, sizeof live_sem) == 0);
+    LMT_CHECK(memcmp(&mutex_copy, &live_mutex, sizeof live_mutex) == 0);
+    LMT_CHECK(memcmp(&queue_copy, &live_queue, sizeof live_queue) == 0);
+    LMT_CHECK(memcmp(&flags_copy, &live_flags, sizeof live_flags) == 0);
+    LMT_CHECK(memcmp(&pool_copy, &live_pool, sizeof live_pool) == 0);
+    LMT_CHECK(memcmp(&timer_copy, &live_timer, sizeof live_timer) == 0);
+    uint32_t count = 0;
+    LMT_ST(lm_queue_count(&live_queue, &count), LM_OK);
+    LMT_EQ(count, 1);
+
+    /* Deleted, the same blocks are free to be created again. */
+    LMT_ST(lm_sem_delete(&live_sem), LM_OK);
+    LMT_ST(lm_sem_create(&live_sem, 0, 1), LM_OK);
+    LMT_ST(lm_queue_delete(&live_queue), LM_OK);
+    LMT_ST(lm_queue_create(&live_queue, live_qbuf, 4, 2), LM_OK);
+    LMT_ST(lm_timer_delete(&live_timer), LM_OK);
+    LMT_ST(lm_timer_create(&live_timer, live_timer_fn, NULL), LM_OK);
+}
+#define LIVE_CASES , LMT_RUN(create_of_live_object_refused)
+#else
+#define LIVE_CASES
+#endif
+
+LMT_MAIN(LMT_RUN(bad_input_sweep) LIVE_CASES)

@@ -96,6 +96,7 @@ void pc_run(pc_case_t c, uint32_t warmup, uint32_t cycles, lm_switch_hook_t swit
     /* Control blocks of a previous run are stale after lm_kernel_init(). */
     memset(consumer, 0, sizeof consumer);
     memset(&producer, 0, sizeof producer);
+    memset(queue, 0, sizeof queue);
     lm_kernel_init();
     (void)lm_switch_hook_set(switch_hook);
     size_t capacity = (c == PC_CONTROL) ? 1u : MAX_CAPACITY;

@@ -65,10 +65,15 @@ extern lm_thread_t lmk_idle_thread;
 #define LMK_CHECK_OBJ(obj, magic_value) \
     do { if ((obj) == NULL) { return LM_ERR_PARAM; } \
          if ((obj)->magic != (magic_value)) { return LM_ERR_OBJECT; } } while (0)
+/* Create of a control block that is live (created, not deleted) would strand
+ * its waiters or leave its timeout armed: refused (docs/errors.md). */
+#define LMK_CHECK_NOT_LIVE(obj, magic_value) \
+    do { if ((obj)->magic == (magic_value)) { return LM_ERR_STATE; } } while (0)
 #else
 /* "false &&" keeps the operands "used" without evaluating them. */
 #define LMK_CHECK(cond, status) ((void)(false && (cond)))
 #define LMK_CHECK_OBJ(obj, magic_value) ((void)0)
+#define LMK_CHECK_NOT_LIVE(obj, magic_value) ((void)0)
 #endif
 
 /* A timeout argument is LM_NO_WAIT, LM_WAIT_FOREVER or 1..LM_TICK_MAX_TIMEOUT. */

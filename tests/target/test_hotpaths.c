@@ -73,8 +73,11 @@ LMT_CASE(hot_paths)
     memset(&queue, 0, sizeof queue);
     memset(&far, 0, sizeof far);
     LMT_ST(lm_timer_create(&far, never, NULL), LM_OK);
+    memset(&sem, 0, sizeof sem);
     LMT_ST(lm_sem_create(&sem, 0, 1), LM_OK);
+    memset(&ping, 0, sizeof ping);
     LMT_ST(lm_sem_create(&ping, 0, 1), LM_OK);
+    memset(&queue, 0, sizeof queue);
     LMT_ST(lm_queue_create(&queue, queue_buf, sizeof(uint32_t), 4), LM_OK);
     lmt_spawn("P", 3, partner, NULL);
     lmt_spawn("D", 5, driver, NULL);

@@ -61,6 +61,7 @@ void IRQ_Handler(void)
 
 static void setup_irqs(void)
 {
+    memset(&empty, 0, sizeof empty);
     LMT_ST(lm_sem_create(&empty, 0, 1), LM_OK);
     lm_nvic_set_priority(IRQ_KERNEL, 0x80u);
     lm_nvic_set_priority(IRQ_ZERO, 0x00u);
@@ -95,6 +96,7 @@ LMT_CASE(nvic_interrupt_wakes_thread)
 {
     lmt_begin();
     setup_irqs();
+    memset(&sem, 0, sizeof sem);
     LMT_ST(lm_sem_create(&sem, 0, 1), LM_OK);
     lmt_spawn("H", 1, taker, NULL);
     lmt_spawn("L", 5, trigger, NULL);
@@ -120,6 +122,7 @@ LMT_CASE(zero_latency_interrupt_runs_in_critical_section)
 {
     lmt_begin();
     setup_irqs();
+    memset(&sem, 0, sizeof sem);
     LMT_ST(lm_sem_create(&sem, 0, 1), LM_OK);
     lmt_spawn("K", 3, locker, NULL);
     lmt_run();
@@ -142,6 +145,7 @@ static void sleeper(void *arg)
 LMT_CASE(systick_timeouts_are_exact)
 {
     lmt_begin();
+    memset(&sem, 0, sizeof sem);
     LMT_ST(lm_sem_create(&sem, 0, 1), LM_OK);
     lmt_spawn("S", 3, sleeper, NULL);
     lmt_run();
@@ -269,7 +273,9 @@ LMT_CASE(interrupt_pended_inside_switch_is_not_lost)
     lmt_begin();
     setup_irqs();
     memset(&gate, 0, sizeof gate);
+    memset(&sem, 0, sizeof sem);
     LMT_ST(lm_sem_create(&sem, 0, 1), LM_OK);
+    memset(&gate, 0, sizeof gate);
     LMT_ST(lm_sem_create(&gate, 0, 1), LM_OK);
     irq_ran_in_hook = true;
     lm_kernel_stats(&stats0);
@@ -406,6 +412,7 @@ LMT_CASE(interrupt_anywhere_in_a_switch_is_not_lost)
 {
     lmt_begin();
     setup_irqs();
+    memset(&sem, 0, sizeof sem);
     LMT_ST(lm_sem_create(&sem, 0, 1), LM_OK);
     dt_mode = DT_SWEEP;
     wakes = pending_wake = wake_seen_late = irqs_in_pendsv = 0u;

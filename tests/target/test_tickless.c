@@ -127,7 +127,9 @@ LMT_CASE(periodic_timer_keeps_its_period)
     memset(&timer, 0, sizeof timer);
     memset(&done, 0, sizeof done);
     fires = 0;
+    memset(&timer, 0, sizeof timer);
     LMT_ST(lm_timer_create(&timer, on_timer, NULL), LM_OK);
+    memset(&done, 0, sizeof done);
     LMT_ST(lm_sem_create(&done, 0, 1), LM_OK);
     lmt_spawn("T", 3, timer_owner, NULL);
     lmt_run();
