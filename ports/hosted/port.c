@@ -32,7 +32,14 @@
 #include "limen/port.h"
 #include "limen/hosted.h"
 
-#if defined(__SANITIZE_ADDRESS__)
+/* GCC says it compiles with AddressSanitizer through __SANITIZE_ADDRESS__,
+ * clang (14) only through __has_feature. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HOSTED_CLANG_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(HOSTED_CLANG_ASAN)
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #define HOSTED_ASAN 1
