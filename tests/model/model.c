@@ -130,7 +130,8 @@ static void set_eff(struct md *m, int t, int p)
             th->rseq = ++m->tailc; /* R4.2: tail of the new ring */
             th->held = false;      /* R3.6: a priority change loses the hold */
         }
-    } else if (th->wait == MD_W_SEM || th->wait == MD_W_MUTEX) {
+    } else if (th->wait == MD_W_SEM || th->wait == MD_W_MUTEX || th->wait == MD_W_QSEND ||
+               th->wait == MD_W_QRECV) {
         th->wseq = ++m->wseqc;     /* R4.3: tail of the new priority in the wait queue */
         if (th->wait == MD_W_MUTEX && m->mtx_owner[th->wobj] != MD_NONE) {
             update_eff(m, m->mtx_owner[th->wobj]); /* R5.3: transitive */
@@ -474,6 +475,156 @@ int md_settle(struct md *m)
             md_tick(m);
             continue;
         }
+        if (m->t[m->cur].flushing != 0) {
+            /* R9.2: one step, then whatever it woke may preempt. */
+            (void)md_flush_step(m, m->cur);
+            continue;
+        }
         return m->cur;
     }
+}
+
+/* ---- message queues ---- */
+
+void md_queue_init(struct md *m, int q, uint32_t capacity)
+{
+    m->q_cap[q] = capacity;
+    m->q_count[q] = 0;
+}
+
+static void q_put(struct md *m, int q, uint32_t val, bool front)
+{
+    uint32_t *b = m->q_buf[q];
+    if (front) { /* R10.3: send_front is received next */
+        for (uint32_t i = m->q_count[q]; i > 0u; i--) {
+            b[i] = b[i - 1u];
+        }
+        b[0] = val;
+    } else {
+        b[m->q_count[q]] = val; /* R10.3: FIFO */
+    }
+    m->q_count[q]++;
+}
+
+static uint32_t q_get(struct md *m, int q)
+{
+    uint32_t *b = m->q_buf[q];
+    uint32_t v = b[0];
+    for (uint32_t i = 1; i < m->q_count[q]; i++) {
+        b[i - 1u] = b[i];
+    }
+    m->q_count[q]--;
+    return v;
+}
+
+/* The most urgent blocked sender moves its message in (R10.3, R9.2). */
+static bool admit_sender(struct md *m, int q)
+{
+    int w = first_waiter(m, MD_W_QSEND, q); /* R10.6 */
+    if (w == MD_NONE) {
+        return false;
+    }
+    q_put(m, q, m->t[w].msg, m->t[w].front);
+    end_wait(m, w, MD_OK);
+    return true;
+}
+
+int md_queue_send_nowait(struct md *m, int q, uint32_t val, bool front)
+{
+    int w = first_waiter(m, MD_W_QRECV, q);
+    if (w != MD_NONE) { /* R10.3: hand-over to the most urgent receiver (R10.6) */
+        m->t[w].msg = val;
+        end_wait(m, w, MD_OK);
+        return MD_OK;
+    }
+    if (m->q_count[q] < m->q_cap[q]) {
+        q_put(m, q, val, front);
+        return MD_OK;
+    }
+    return MD_WOULD_BLOCK; /* R8.3: full, LM_NO_WAIT never blocks */
+}
+
+void md_queue_send(struct md *m, int q, uint32_t val, bool front, uint32_t timeout)
+{
+    int me = m->cur;
+    int st = md_queue_send_nowait(m, q, val, front);
+    if (st == MD_OK || timeout == 0u) {
+        m->t[me].ret = st;
+        return;
+    }
+    m->t[me].msg = val;
+    m->t[me].front = front;
+    block(m, me, MD_W_QSEND, q, timeout);
+}
+
+int md_queue_receive_nowait(struct md *m, int q, uint32_t *val)
+{
+    if (m->q_count[q] > 0u) {
+        *val = q_get(m, q);
+        (void)admit_sender(m, q); /* R10.3: a full queue's sender moves in */
+        return MD_OK;
+    }
+    /* Empty with blocked senders: only between a flush's steps (R9.2, "a
+     * receiver may act first"): the most urgent sender's message is taken
+     * directly rather than waiting behind senders (README, "Ambiguities"). */
+    int w = first_waiter(m, MD_W_QSEND, q);
+    if (w != MD_NONE) {
+        *val = m->t[w].msg;
+        end_wait(m, w, MD_OK);
+        return MD_OK;
+    }
+    return MD_WOULD_BLOCK;
+}
+
+void md_queue_receive(struct md *m, int q, uint32_t timeout)
+{
+    int me = m->cur;
+    uint32_t v = 0;
+    int st = md_queue_receive_nowait(m, q, &v);
+    if (st == MD_OK) {
+        m->t[me].msg = v;
+    }
+    if (st == MD_OK || timeout == 0u) {
+        m->t[me].ret = st;
+        return;
+    }
+    block(m, me, MD_W_QRECV, q, timeout);
+}
+
+int md_queue_peek(const struct md *m, int q, uint32_t *val)
+{
+    if (m->q_count[q] == 0u) {
+        return MD_WOULD_BLOCK;
+    }
+    *val = m->q_buf[q][0];
+    return MD_OK;
+}
+
+void md_queue_flush(struct md *m, int q)
+{
+    /* R9.2: every message discarded in one step; the senders are admitted
+     * by md_flush_step, one per step, as the caller runs (md_settle). */
+    m->q_count[q] = 0;
+    m->t[m->cur].flushing = q + 1;
+    m->t[m->cur].ret = MD_OK;
+}
+
+int md_flush_candidate(const struct md *m, int t)
+{
+    int q = m->t[t].flushing - 1;
+    if (q < 0 || m->q_count[q] >= m->q_cap[q]) {
+        return MD_NONE;
+    }
+    return first_waiter(m, MD_W_QSEND, q);
+}
+
+bool md_flush_step(struct md *m, int t)
+{
+    int q = m->t[t].flushing - 1;
+    /* R9.2: while there is room, most urgent sender first. */
+    if (q >= 0 && m->q_count[q] < m->q_cap[q] && admit_sender(m, q)) {
+        return true;
+    }
+    m->t[t].flushing = 0;
+    return false;
 }

@@ -1,7 +1,8 @@
 /*
- * Reference model of the Limen scheduler, semaphores and mutexes, written
- * from docs/rules.md alone (rule numbers in model.c). Plain arrays, no
- * kernel types: the driver (test_model.c) compares it with the kernel.
+ * Reference model of the Limen scheduler, semaphores, mutexes and message
+ * queues, written from docs/rules.md alone (rule numbers in model.c). Plain
+ * arrays, no kernel types: the driver (test_model.c) compares it with the
+ * kernel.
  */
 #ifndef LIMEN_MODEL_H
 #define LIMEN_MODEL_H
@@ -14,9 +15,11 @@
 #define MD_SEM_MAX 3u
 #define MD_MUTEXES 2
 #define MD_NONE (-1)
+#define MD_QUEUES 2
+#define MD_QCAP_MAX 3u
 
 enum md_state { MD_READY = 1, MD_BLOCKED, MD_SLEEPING, MD_SUSPENDED };
-enum md_wait { MD_W_NONE, MD_W_SEM, MD_W_MUTEX, MD_W_SLEEP };
+enum md_wait { MD_W_NONE, MD_W_SEM, MD_W_MUTEX, MD_W_SLEEP, MD_W_QSEND, MD_W_QRECV };
 
 /* Status codes the model predicts; same values as lm_status_t. */
 enum md_status {
@@ -39,6 +42,9 @@ struct md_thread {
     uint64_t arm_seq;
     int ret;               /* status its current call returns */
     uint32_t work_left;    /* ticks of lm_hosted_work still to do */
+    uint32_t msg;          /* queue message: to send (blocked sender) or received */
+    bool front;            /* blocked sender used send_front */
+    int flushing;          /* queue index + 1 while its flush admits senders (R9.2) */
 };
 
 struct md {
@@ -49,12 +55,15 @@ struct md {
     uint32_t sem_count[MD_SEMS];
     int mtx_owner[MD_MUTEXES];
     unsigned mtx_depth[MD_MUTEXES];
+    uint32_t q_cap[MD_QUEUES], q_count[MD_QUEUES];
+    uint32_t q_buf[MD_QUEUES][MD_QCAP_MAX]; /* [0] is the oldest (received next) */
     int64_t headc, tailc, wseqc;
     uint64_t armc;
     char err[160];         /* set when the model finds the driver inconsistent */
 };
 
 void md_init(struct md *m, int n, const int *prio, const int *thr);
+void md_queue_init(struct md *m, int q, uint32_t capacity);
 
 /* Thread calls, made by m->cur. Each sets the caller's ret or blocks it. */
 void md_sem_take(struct md *m, int s, uint32_t timeout);
@@ -68,6 +77,19 @@ int md_suspend(struct md *m, int t);
 int md_resume(struct md *m, int t);             /* also from interrupts */
 void md_sleep(struct md *m, uint32_t ticks);
 void md_work(struct md *m, uint32_t ticks);
+
+/* Message queues (R10.3, R10.6, R9.2). Thread calls by m->cur; the _nowait
+ * forms are what a handler (or a thread with LM_NO_WAIT) may do (R12.1). */
+void md_queue_send(struct md *m, int q, uint32_t val, bool front, uint32_t timeout);
+int md_queue_send_nowait(struct md *m, int q, uint32_t val, bool front);
+void md_queue_receive(struct md *m, int q, uint32_t timeout); /* value in msg */
+int md_queue_receive_nowait(struct md *m, int q, uint32_t *val);
+int md_queue_peek(const struct md *m, int q, uint32_t *val);
+void md_queue_flush(struct md *m, int q);
+/* The sender thread t's flush would admit next, or MD_NONE (flush ends). */
+int md_flush_candidate(const struct md *m, int t);
+/* One masked step of t's flush: admits a sender (true) or ends it. */
+bool md_flush_step(struct md *m, int t);
 
 /* Scheduling and time. */
 void md_resched(struct md *m);

@@ -4,8 +4,9 @@
  * the reference model (model.c, from docs/rules.md). At every point where a
  * thread returns from a call, the running thread, its status and every
  * thread's state, priorities and threshold, the semaphore counts and the
- * mutex owners must match the model. Simulated interrupts
- * (lm_hosted_irq_at_unmask) give semaphores and resume threads.
+ * mutex owners, the queues' messages and every value received must match
+ * the model. Simulated interrupts (lm_hosted_irq_at_unmask) give semaphores,
+ * resume threads and send to or receive from queues (LM_NO_WAIT).
  *
  *     test_model [seed [steps]]
  *     test_model --replay FILE     replay a tape (README "Shortest reproducer")
@@ -30,6 +31,18 @@
 static struct md M;
 static lm_sem_t sems[MD_SEMS];
 static lm_mutex_t mtx[MD_MUTEXES];
+/* Queues of 4-byte messages, capacities 1 and 3 (send_front only differs
+ * from send with room for two). Every message sent carries a new value. */
+static const uint32_t qcap[MD_QUEUES] = {1u, 3u};
+static lm_queue_t queues[MD_QUEUES];
+static LM_QUEUE_BUFFER_DEFINE(qbuf0, 4, 1);
+static LM_QUEUE_BUFFER_DEFINE(qbuf1, 4, 3);
+static uint8_t *const qbufs[MD_QUEUES] = {qbuf0, qbuf1};
+static uint32_t next_val = 1;
+/* Per thread: the message it sends (the kernel keeps a pointer to it while
+ * the sender is blocked) and the buffer it receives into. */
+static uint32_t txbuf[MD_THREADS], rxbuf[MD_THREADS];
+static bool check_rx[MD_THREADS]; /* its last call was a receive or peek */
 static lm_thread_t *th[MD_THREADS];
 static uint64_t rng;
 static unsigned long steps, budget, runs;
@@ -76,11 +89,12 @@ static uint32_t rnd(uint32_t n)
  * still diverges the same way (delta debugging), then prints the result. */
 enum op_code {
     OP_TAKE, OP_GIVE, OP_LOCK, OP_UNLOCK, OP_PRIO, OP_THR, OP_YIELD, OP_SLEEP, OP_WORK,
-    OP_SUSPEND, OP_RESUME, OP_IRQ, OP_CODES
+    OP_SUSPEND, OP_RESUME, OP_QSEND, OP_QFRONT, OP_QRECV, OP_QPEEK, OP_QFLUSH, OP_QCOUNT,
+    OP_IRQ, OP_CODES
 };
 static const char *const op_names[OP_CODES] = {
     "take", "give", "lock", "unlock", "prio", "thr", "yield", "sleep", "work",
-    "suspend", "resume", "irq"};
+    "suspend", "resume", "qsend", "qfront", "qrecv", "qpeek", "qflush", "qcount", "irq"};
 struct op {
     int code; /* enum op_code */
     int a, b, c; /* irq: kind, arg, delay */
@@ -215,6 +229,26 @@ static _Noreturn void diverge(const char *fmt, ...)
         }
         printf("\n");
     }
+    for (int q = 0; q < MD_QUEUES; q++) {
+        printf("  Q%d count %u|%u kernel:", q, (unsigned)queues[q].count,
+               (unsigned)M.q_count[q]);
+        for (uint32_t k = 0; k < queues[q].count; k++) {
+            uint32_t v;
+            memcpy(&v, queues[q].buffer + 4u * ((queues[q].head + k) % queues[q].capacity), 4);
+            printf(" %u", (unsigned)v);
+        }
+        printf(" model:");
+        for (uint32_t k = 0; k < M.q_count[q]; k++) {
+            printf(" %u", (unsigned)M.q_buf[q][k]);
+        }
+        printf(" waiters model:");
+        for (int i = 0; i < M.n; i++) {
+            if ((M.t[i].wait == MD_W_QSEND || M.t[i].wait == MD_W_QRECV) && M.t[i].wobj == q) {
+                printf(" T%d%s", i, M.t[i].wait == MD_W_QSEND ? "s" : "r");
+            }
+        }
+        printf("\n");
+    }
     printf("  model time %u, armed:", (unsigned)M.time);
     for (int i = 0; i < M.n; i++) {
         if (M.t[i].armed) {
@@ -295,12 +329,29 @@ static void compare_objects(const char *where)
             diverge("%s: M%d owner T%d, model T%d", where, x, o, M.mtx_owner[x]);
         }
     }
+    for (int q = 0; q < MD_QUEUES; q++) {
+        uint32_t c = 0;
+        (void)lm_queue_count(&queues[q], &c);
+        if (c != M.q_count[q]) {
+            diverge("%s: Q%d count %u, model %u", where, q, (unsigned)c,
+                    (unsigned)M.q_count[q]);
+        }
+        /* The queued values in order (test-only read of the ring). */
+        for (uint32_t k = 0; k < c; k++) {
+            uint32_t v;
+            memcpy(&v, queues[q].buffer + 4u * ((queues[q].head + k) % queues[q].capacity), 4);
+            if (v != M.q_buf[q][k]) {
+                diverge("%s: Q%d message %u is %u, model %u", where, q, (unsigned)k,
+                        (unsigned)v, (unsigned)M.q_buf[q][k]);
+            }
+        }
+    }
 }
 
 /* ---- simulated interrupts ---- */
 
 struct irq_op {
-    int kind; /* 0: give sem, 1: resume thread */
+    int kind; /* 0: give sem, 1: resume thread, 2: queue send, 3: queue receive */
     int arg;
     bool used;
 };
@@ -314,6 +365,17 @@ static struct irq_op irq_ops[IRQ_SLOTS];
  * handler takes the processed ones as a prefix of the R8.5 order, which is
  * itself checked (a later one processed before an earlier one diverges).
  */
+/* Thread f is flushing a queue in the model and the kernel has already
+ * admitted the sender its next step would admit. */
+static bool flush_stepped(int f)
+{
+    if (f == MD_NONE || M.t[f].flushing == 0) {
+        return false;
+    }
+    int w = md_flush_candidate(&M, f);
+    return w != MD_NONE && lm_thread_state(th[w]) != LM_THREAD_BLOCKED;
+}
+
 static void irq_sync(void)
 {
     lm_tick_t now = lm_tick_now();
@@ -340,6 +402,39 @@ static void irq_sync(void)
             break; /* not processed yet */
         }
         md_timeout(&M, t);
+    }
+    /* R9.2: a flush admits senders one per masked step, and a handler can
+     * run between two steps. The steps the kernel has made show as admitted
+     * senders no longer blocked (no time passes during a flush, so none of
+     * them left through a timeout). Between two steps the flushing thread
+     * went through an unmask: any switch the first step made necessary
+     * happened there, so the model decides before the next step. */
+    for (bool stepped = false;;) {
+        int f = M.cur;
+        if (!flush_stepped(f)) {
+            /* Another thread's flush went on: the kernel made a decision
+             * the model has not made yet to run it (after a switch away
+             * from it, e.g. to a sender it admitted). */
+            bool other = false;
+            for (int i = 0; i < M.n; i++) {
+                other = other || (i != f && flush_stepped(i));
+            }
+            if (!other) {
+                break;
+            }
+            md_resched(&M);
+            if (!flush_stepped(M.cur)) {
+                diverge("irq: a flush admitted a sender, model runs T%d", M.cur);
+            }
+        } else if (stepped) {
+            md_resched(&M);
+            if (M.cur != f) {
+                diverge("irq: T%d's flush admitted another sender, model switched to T%d", f,
+                        M.cur);
+            }
+        }
+        (void)md_flush_step(&M, M.cur);
+        stepped = true;
     }
     for (int t = 0; t < M.n; t++) {
         lm_thread_state_t ks = lm_thread_state(th[t]);
@@ -379,6 +474,21 @@ static void irq_handler(void *arg)
         note("irq give S%d", op->arg);
         want = md_sem_give(&M, op->arg);
         got = lm_sem_give(&sems[op->arg]);
+    } else if (op->kind == 2) {
+        /* R12.1: the non-blocking form only. */
+        int q = op->arg % MD_QUEUES;
+        uint32_t v = (uint32_t)(op->arg / MD_QUEUES);
+        note("irq send Q%d %u", q, (unsigned)v);
+        want = md_queue_send_nowait(&M, q, v, false);
+        got = lm_queue_send(&queues[q], &v, sizeof v, LM_NO_WAIT);
+    } else if (op->kind == 3) {
+        uint32_t mv = 0, kv = 0;
+        note("irq receive Q%d", op->arg);
+        want = md_queue_receive_nowait(&M, op->arg, &mv);
+        got = lm_queue_receive(&queues[op->arg], &kv, sizeof kv, LM_NO_WAIT);
+        if (want == MD_OK && got == LM_OK && mv != kv) {
+            diverge("irq received %u from Q%d, model %u", (unsigned)kv, op->arg, (unsigned)mv);
+        }
     } else {
         note("irq resume T%d", op->arg);
         want = md_resume(&M, op->arg);
@@ -423,8 +533,19 @@ static void maybe_raise_irq(void)
     }
     for (int i = 0; i < IRQ_SLOTS; i++) {
         if (!irq_ops[i].used) {
-            int kind = (int)rnd(2);
-            int arg = (int)(kind == 0 ? rnd(MD_SEMS) : rnd((uint32_t)M.n));
+            int kind = (int)rnd(3);
+            int arg;
+            if (kind == 0) {
+                arg = (int)rnd(MD_SEMS);
+            } else if (kind == 1) {
+                arg = (int)rnd((uint32_t)M.n);
+            } else {
+                kind = 2 + (int)rnd(2); /* queue send / receive */
+                arg = (int)rnd(MD_QUEUES);
+                if (kind == 2) {
+                    arg += MD_QUEUES * (int)next_val++;
+                }
+            }
             int delay = 1 + (int)rnd(6);
             tape_push((struct op){OP_IRQ, kind, arg, delay});
             raise_irq(kind, arg, delay);
@@ -444,7 +565,7 @@ static lm_tick_t pick_timeout(void)
 static struct op gen_op(int me)
 {
     int s = (int)rnd(MD_SEMS), x = (int)rnd(MD_MUTEXES), t = (int)rnd((uint32_t)M.n);
-    switch (rnd(13)) {
+    switch (rnd(16)) {
     case 0:
     case 1:
         return (struct op){OP_TAKE, s, (int)pick_timeout(), 0};
@@ -475,6 +596,28 @@ static struct op gen_op(int me)
         }
     case 11:
         return (struct op){OP_SUSPEND, t, 0, 0};
+    case 13:
+    case 14:
+    case 15: {
+        int q = (int)rnd(MD_QUEUES);
+        switch (rnd(9)) {
+        case 0:
+        case 1:
+            return (struct op){OP_QSEND, q, (int)pick_timeout(), (int)next_val++};
+        case 2:
+            return (struct op){OP_QFRONT, q, (int)pick_timeout(), (int)next_val++};
+        case 3:
+        case 4:
+        case 5:
+            return (struct op){OP_QRECV, q, (int)pick_timeout(), 0};
+        case 6:
+            return (struct op){OP_QPEEK, q, 0, 0};
+        case 7:
+            return (struct op){OP_QFLUSH, q, 0, 0};
+        default:
+            return (struct op){OP_QCOUNT, q, 0, 0};
+        }
+    }
     default:
         return (struct op){OP_RESUME, t, 0, 0};
     }
@@ -484,7 +627,48 @@ static struct op gen_op(int me)
 static lm_status_t exec_op(int me, struct op o)
 {
     int a = o.a, b = o.b;
+    check_rx[me] = false;
     switch (o.code) {
+    case OP_QSEND:
+    case OP_QFRONT: {
+        bool front = o.code == OP_QFRONT;
+        txbuf[me] = (uint32_t)o.c;
+        note("T%d send%s Q%d %u timeout %u", me, front ? "_front" : "", a,
+             (unsigned)txbuf[me], (unsigned)b);
+        md_queue_send(&M, a, txbuf[me], front, (uint32_t)b);
+        return (front ? lm_queue_send_front : lm_queue_send)(&queues[a], &txbuf[me], 4u,
+                                                            (lm_tick_t)b);
+    }
+    case OP_QRECV:
+        note("T%d receive Q%d timeout %u", me, a, (unsigned)b);
+        check_rx[me] = true;
+        rxbuf[me] = 0;
+        md_queue_receive(&M, a, (uint32_t)b);
+        return lm_queue_receive(&queues[a], &rxbuf[me], 4u, (lm_tick_t)b);
+    case OP_QPEEK: {
+        note("T%d peek Q%d", me, a);
+        check_rx[me] = true;
+        rxbuf[me] = 0;
+        uint32_t v = 0;
+        M.t[me].ret = md_queue_peek(&M, a, &v);
+        M.t[me].msg = v;
+        return lm_queue_peek(&queues[a], &rxbuf[me], 4u);
+    }
+    case OP_QFLUSH:
+        note("T%d flush Q%d", me, a);
+        md_queue_flush(&M, a);
+        return lm_queue_flush(&queues[a]);
+    case OP_QCOUNT: {
+        note("T%d count Q%d", me, a);
+        uint32_t c = 0;
+        M.t[me].ret = MD_OK;
+        lm_status_t st = lm_queue_count(&queues[a], &c);
+        if (c != M.q_count[a]) {
+            diverge("T%d: Q%d count returned %u, model %u", me, a, (unsigned)c,
+                    (unsigned)M.q_count[a]);
+        }
+        return st;
+    }
     case OP_TAKE:
         note("T%d take S%d %u", me, a, (unsigned)b);
         md_sem_take(&M, a, (uint32_t)b);
@@ -575,6 +759,10 @@ static void runner(void *arg)
             if (M.time != lm_tick_now()) {
                 diverge("tick %u, model %u", (unsigned)lm_tick_now(), (unsigned)M.time);
             }
+            if (check_rx[me] && st == LM_OK && rxbuf[me] != M.t[me].msg) {
+                diverge("T%d received %u, model %u", me, (unsigned)rxbuf[me],
+                        (unsigned)M.t[me].msg);
+            }
             compare_objects("step");
             if (first) {
                 note("  T%d <- %s (tick %u)", me, lmt_sn(st), (unsigned)M.time);
@@ -607,6 +795,11 @@ static void one_run(void)
     memset(sems, 0, sizeof sems);
     memset(mtx, 0, sizeof mtx);
     memset(irq_ops, 0, sizeof irq_ops);
+    memset(queues, 0, sizeof queues);
+    memset(check_rx, 0, sizeof check_rx);
+    for (int q = 0; q < MD_QUEUES; q++) {
+        LMT_ST(lm_queue_create(&queues[q], qbufs[q], 4u, qcap[q]), LM_OK);
+    }
     for (int s = 0; s < MD_SEMS; s++) {
         LMT_ST(lm_sem_create(&sems[s], 0, MD_SEM_MAX), LM_OK);
     }
@@ -634,6 +827,9 @@ static void one_run(void)
         nsetups++;
     }
     md_init(&M, MD_THREADS, prio, thr);
+    for (int q = 0; q < MD_QUEUES; q++) {
+        md_queue_init(&M, q, qcap[q]);
+    }
     note("run %lu", runs);
     lmt_run();
     runs++;
