@@ -36,11 +36,6 @@ static void start(int i)
     LMT_ST(lm_thread_start(T[i]), LM_OK);
 }
 
-static const char *st_name(lm_status_t s)
-{
-    return lm_status_name(s);
-}
-
 /* ------------------------------------------------------------------------ */
 /* R5.1: recursion, unlock count, non-owner unlock, unlock of a free mutex. */
 
@@ -244,7 +239,7 @@ static void chain_h(void *arg)
     } else {
         lm_status_t s = lm_mutex_lock(&ma, 5);
         LMT_CHECK(lm_mutex_owner(&ma) == T[1]);
-        lmt_log("H:%s@%u", st_name(s), (unsigned)lm_tick_now());
+        lmt_log("H:%s@%u", lm_status_name(s), (unsigned)lm_tick_now());
         chain_log_prios("H:");
     }
 }
@@ -439,7 +434,7 @@ static void leave_waiter(void *arg)
 {
     lm_tick_t timeout = (lm_tick_t)(uintptr_t)arg;
     lm_status_t s = lm_mutex_lock(&ma, timeout);
-    lmt_log("%s:%s@%u:%u", lm_thread_name(lm_thread_self()), st_name(s),
+    lmt_log("%s:%s@%u:%u", lm_thread_name(lm_thread_self()), lm_status_name(s),
             (unsigned)lm_tick_now(), prio(0));
     if (s == LM_OK) {
         LMT_ST(lm_mutex_unlock(&ma), LM_OK);
@@ -512,7 +507,7 @@ static void hand_waiter(void *arg)
 static void hand_thief(void *arg)
 {
     (void)arg;
-    lmt_log("X:%s", st_name(lm_mutex_lock(&ma, LM_NO_WAIT)));
+    lmt_log("X:%s", lm_status_name(lm_mutex_lock(&ma, LM_NO_WAIT)));
     LMT_CHECK(lm_mutex_owner(&ma) == T[3]);
 }
 
@@ -556,7 +551,7 @@ static void end_waiter(void *arg)
 {
     (void)arg;
     lmt_log("W?");
-    lmt_log("W:%s", st_name(lm_mutex_lock(&ma, LM_WAIT_FOREVER)));
+    lmt_log("W:%s", lm_status_name(lm_mutex_lock(&ma, LM_WAIT_FOREVER)));
     LMT_CHECK(lm_mutex_owner(&ma) == T[1]);
     LMT_EQ(lm_thread_state(T[0]), LM_THREAD_TERMINATED);
     LMT_EQ(prio(0), 10); /* the ended owner lost what W lent it */
@@ -564,7 +559,7 @@ static void end_waiter(void *arg)
     LMT_CHECK(lm_mutex_owner(&ma) == NULL);
     LMT_ST(lm_mutex_unlock(&ma), LM_ERR_NOT_OWNER);
     /* mb had no waiter: its next locker is told, once. */
-    lmt_log("Wb:%s", st_name(lm_mutex_lock(&mb, LM_WAIT_FOREVER)));
+    lmt_log("Wb:%s", lm_status_name(lm_mutex_lock(&mb, LM_WAIT_FOREVER)));
     LMT_CHECK(lm_mutex_owner(&mb) == T[1]);
     LMT_ST(lm_mutex_unlock(&mb), LM_OK);
     LMT_ST(lm_mutex_lock(&mb, LM_NO_WAIT), LM_OK);
@@ -734,7 +729,7 @@ static void del_owner(void *arg)
     LMT_ST(lm_thread_sleep(1), LM_OK);
     lmt_log("O%u", prio(0));
     LMT_ST(lm_thread_sleep(10), LM_OK); /* D deletes ma at tick 2 */
-    lmt_log("O:%s:%u", st_name(lm_mutex_unlock(&ma)), prio(0));
+    lmt_log("O:%s:%u", lm_status_name(lm_mutex_unlock(&ma)), prio(0));
     LMT_ST(lm_mutex_unlock(&mb), LM_OK); /* V (15) takes mb and preempts */
     lmt_log("O%u", prio(0));
 }
@@ -748,7 +743,7 @@ static void del_waiter(void *arg)
     for (int i = 1; i <= 3; i++) {
         blocked += lm_thread_state(T[i]) == LM_THREAD_BLOCKED ? 1u : 0u;
     }
-    lmt_log("%s:%s:%u:%u", lm_thread_name(lm_thread_self()), st_name(s), prio(0), blocked);
+    lmt_log("%s:%s:%u:%u", lm_thread_name(lm_thread_self()), lm_status_name(s), prio(0), blocked);
 }
 
 static void del_v(void *arg)
@@ -955,7 +950,7 @@ static void to_waiter(void *arg)
     lmt_log("W:wb%u", prio(0));
     lm_status_t s = lm_mutex_lock(&ma, 3);
     LMT_CHECK(lm_mutex_owner(&ma) == T[0]);
-    lmt_log("W:%s@%u:%u", st_name(s), (unsigned)lm_tick_now(), prio(0));
+    lmt_log("W:%s@%u:%u", lm_status_name(s), (unsigned)lm_tick_now(), prio(0));
     /* R6.1: no waiting under the scheduler lock; LM_NO_WAIT still answers. */
     LMT_ST(lm_sched_lock(), LM_OK);
     LMT_ST(lm_mutex_lock(&ma, 5), LM_ERR_LOCKED);
@@ -1100,7 +1095,7 @@ static void susp_owner(void *arg)
 static void susp_waiter(void *arg)
 {
     (void)arg;
-    lmt_log("W:%s", st_name(lm_mutex_lock(&ma, LM_WAIT_FOREVER)));
+    lmt_log("W:%s", lm_status_name(lm_mutex_lock(&ma, LM_WAIT_FOREVER)));
     LMT_CHECK(lm_mutex_owner(&ma) == T[1]);
     LMT_ST(lm_mutex_unlock(&ma), LM_OK);
 }

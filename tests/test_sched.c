@@ -23,11 +23,6 @@ static void sem_new(lm_sem_t *s, uint32_t initial)
     LMT_ST(lm_sem_create(s, initial, 100u), LM_OK);
 }
 
-static const char *self_name(void)
-{
-    return lm_thread_name(lm_thread_self());
-}
-
 /* Counter deltas between a snapshot taken by the thread that stops running
  * and the thread that runs next: "sw<switches>/pre<preemptions>/exp<slice
  * expiries>". */
@@ -65,7 +60,7 @@ static lm_kernel_stats_t kstats(void)
 static void log_name(void *arg)
 {
     (void)arg;
-    lmt_log("%s", self_name());
+    lmt_log("%s", lmt_me());
 }
 
 /* Logs the counter deltas since snap_take() and ends. */
@@ -79,7 +74,7 @@ static void log_delta(void *arg)
 static void take_then_log(void *arg)
 {
     LMT_ST(lm_sem_take((lm_sem_t *)arg, LM_WAIT_FOREVER), LM_OK);
-    lmt_log("%s", self_name());
+    lmt_log("%s", lmt_me());
 }
 
 #if defined(LM_PORT_HOSTED)
@@ -122,7 +117,7 @@ static void many_body(void *arg)
 {
     (void)arg;
     for (int round = 0; round < 2; round++) {
-        lmt_log("%s.%d", self_name(), round);
+        lmt_log("%s.%d", lmt_me(), round);
         LMT_ST(lm_thread_yield(), LM_OK);
     }
 }
@@ -202,7 +197,7 @@ static void self_suspend_then_log(void *arg)
 {
     (void)arg;
     LMT_ST(lm_thread_suspend(lm_thread_self()), LM_OK);
-    lmt_log("%s", self_name());
+    lmt_log("%s", lmt_me());
 }
 
 static void r2_2_a(void *arg)
@@ -237,7 +232,7 @@ static void rr_body(void *arg)
 {
     (void)arg;
     for (int i = 0; i < 3; i++) {
-        lmt_log("%s%d", self_name(), i);
+        lmt_log("%s%d", lmt_me(), i);
         LMT_ST(lm_thread_yield(), LM_OK);
     }
 }
@@ -883,7 +878,7 @@ static void log_depth(void *arg)
 {
     (void)arg;
     snap_log();
-    lmt_log("%s:d%u", self_name(), lm_sched_lock_depth());
+    lmt_log("%s:d%u", lmt_me(), lm_sched_lock_depth());
 }
 
 /* R6.4, R7.1(d): a thread that ends (returns, terminates or deletes itself)
@@ -1217,7 +1212,7 @@ static bool idle_hook_off_idle; /* the hook ran outside the idle thread */
 static void count_idle(void)
 {
     idle_calls++;
-    if (strcmp(self_name(), "idle") != 0) {
+    if (strcmp(lmt_me(), "idle") != 0) {
         idle_hook_off_idle = true;
     }
 }
@@ -1225,9 +1220,9 @@ static void count_idle(void)
 static void idle_worker(void *arg)
 {
     lm_hosted_work(20); /* A and B share the CPU (both ready): no idle */
-    lmt_log("%s:%u", self_name(), idle_calls);
+    lmt_log("%s:%u", lmt_me(), idle_calls);
     LMT_ST(lm_thread_sleep((lm_tick_t)(uintptr_t)arg), LM_OK);
-    lmt_log("%s:%u@%u", self_name(), idle_calls, (unsigned)lm_tick_now());
+    lmt_log("%s:%u@%u", lmt_me(), idle_calls, (unsigned)lm_tick_now());
 }
 
 /* R1.1: the idle thread (and its hook) runs only when nothing is ready. */
