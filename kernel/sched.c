@@ -15,19 +15,8 @@ struct lmk_kernel lmk;
 /* The most urgent preempted thread whose threshold still holds, or NULL. */
 static lm_thread_t *held_first(void)
 {
-#if LM_PRIO_WORDS > 1
-    if (lmk.held_summary == 0u) {
-        return NULL;
-    }
-    unsigned w = (unsigned)__builtin_ctz(lmk.held_summary);
-    unsigned p = w * 32u + (unsigned)__builtin_ctz(lmk.held[w]);
-#else
-    if (lmk.held[0] == 0u) {
-        return NULL;
-    }
-    unsigned p = (unsigned)__builtin_ctz(lmk.held[0]);
-#endif
-    return LMK_CONTAINER_OF(lmk.ready.ring[p], lm_thread_t, qlink);
+    unsigned p = lmk_prioset_first(&lmk.held);
+    return p == LMK_PRIO_NONE ? NULL : LMK_CONTAINER_OF(lmk.ready.ring[p], lm_thread_t, qlink);
 }
 
 /* Context: any. Lock: held. Blocks: no. Cost: O(1). */
@@ -60,20 +49,16 @@ void lmk_sched_stop_current_locked(uint8_t new_state)
 /* Context: any. Lock: held. Blocks: no. Cost: O(1).
  * Where t lands (R4.1-R4.3): the running thread goes to the head of its new
  * ring, any other ready thread to the tail, a waiter to the tail of its new
- * priority in its wait queue. */
+ * priority in its wait queue. Callers call only for a change of priority:
+ * an unchanged one would send a ready thread to the tail of its ring. */
 void lmk_thread_move_prio_locked(lm_thread_t *t, unsigned prio)
 {
-    if (t->prio == prio) {
-        return;
-    }
     switch (t->state) {
     case LM_THREAD_READY:
         lmk_ready_remove_locked(t);
         t->prio = (uint16_t)prio;
         if (t == lmk.current) {
-            if (lmk_held_at(prio)) {
-                lmk_held_clear(prio); /* the running thread now comes first */
-            }
+            lmk_prioset_remove(&lmk.held, prio); /* the running thread now comes first */
             lmk_prioq_push_front(&lmk.ready, &t->qlink, prio);
         } else {
             lmk_prioq_push_back(&lmk.ready, &t->qlink, prio);
@@ -138,10 +123,10 @@ lm_thread_t *lmk_switch_select(void)
     if (next != cur) {
         if (cur_ready && !yielded && cur != &lmk_idle_thread &&
             cur->preempt_limit < cur->prio) {
-            lmk_held_mark(cur->prio); /* cur stays at the head of its ring */
+            lmk_prioset_add(&lmk.held, cur->prio); /* cur stays at the head of its ring */
         }
-        if (next != &lmk_idle_thread && lmk_held_at(next->prio)) {
-            lmk_held_clear(next->prio); /* next is the head of its ring */
+        if (next != &lmk_idle_thread) {
+            lmk_prioset_remove(&lmk.held, next->prio); /* next is the head of its ring */
         }
 #if LM_CFG_STATS
         lmk.stats.context_switches++;

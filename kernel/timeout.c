@@ -60,17 +60,6 @@ void lmk_timeout_init(void)
     lmk.timeout_work = false;
 }
 
-/* Has the wheel visited the slot of tick d for this deadline already?
- * `done` may lag `now` by many ticks while expiry work is pending, so the
- * test goes through `now`: a deadline after now (up to LM_TICK_MAX_TIMEOUT
- * ahead of it) is never visited, whatever the lag. Comparing with `done`
- * alone took such a deadline for a past one once done - d wrapped past
- * 2^31, and the node then went round the expiring list for ever. */
-static inline bool tick_visited(lm_tick_t d)
-{
-    return (int32_t)(d - lmk.now) <= 0 && tick_reached(wheel.done, d);
-}
-
 /* Queue `to` in its slot. O(1). */
 static void slot_push(struct lm_timeout *to)
 {
@@ -79,17 +68,22 @@ static void slot_push(struct lm_timeout *to)
     wheel.busy[i / 32u] |= 1u << (i % 32u);
 }
 
-/* Put a newly armed `to` where its deadline will be seen: its slot, or the
- * expiring list if that slot has been visited for this deadline already.
- * While the slot being visited is still on `expiring`, a timeout for that
- * slot joins the tail of `expiring` too: the nodes armed before it and not
- * yet due go back to the slot first, so equal deadlines stay in arming
- * order (R8.5) even when one is armed in the middle of the visit. O(1). */
+/* Put a newly armed `to` where its deadline will be seen: its slot, or,
+ * while the slot of that deadline is being visited (its nodes are still on
+ * `expiring`), the tail of `expiring`: the nodes armed before it and not yet
+ * due go back to the slot first, so equal deadlines stay in arming order
+ * (R8.5) even when one is armed in the middle of the visit. O(1).
+ *
+ * Every deadline inserted is after `done`, so its slot is never one the
+ * wheel has passed for it: a new timeout is due at now + ticks and
+ * done <= now; a periodic timer is re-armed at old + period while `done`
+ * is still at old (its node came off `expiring` before `done` moves on).
+ * `done` may lag `now` by many ticks while expiry work is pending; a
+ * deadline between the two is in a slot `done` has still to reach. */
 static void wheel_insert(struct lm_timeout *to)
 {
-    if (tick_visited(to->deadline) ||
-        (!lmk_list_empty(&wheel.expiring) &&
-         (to->deadline & WHEEL_MASK) == (wheel.done & WHEEL_MASK))) {
+    if (!lmk_list_empty(&wheel.expiring) &&
+        (to->deadline & WHEEL_MASK) == (wheel.done & WHEEL_MASK)) {
         lmk_list_push_back(&wheel.expiring, &to->link);
         lmk.timeout_work = true;
         return;
@@ -132,7 +126,9 @@ void lmk_tick_announce(lm_tick_t n)
 #endif
     /* R2.4: the running thread's time-slice. */
     lm_thread_t *cur = lmk.current;
-    if (cur->time_slice != 0u && cur->state == LM_THREAD_READY && lmk.started) {
+    /* Before lm_kernel_start the current thread is idle, which has no
+     * slice (time_slice 0). */
+    if (cur->time_slice != 0u && cur->state == LM_THREAD_READY) {
         if (cur->slice_left > n) {
             cur->slice_left -= n;
         } else if (lmk.sched_lock != 0u) {
@@ -149,8 +145,9 @@ void lmk_tick_announce(lm_tick_t n)
             lm_port_switch_pend();
         }
     }
-    /* Expiry work is deferred; the common tick with nothing due ends here. */
-    if (wheel.armed != 0u || !lmk_list_empty(&wheel.expiring)) {
+    /* Expiry work is deferred; the common tick with nothing due ends here.
+     * Every node on `expiring` is armed, so `armed` counts them too. */
+    if (wheel.armed != 0u) {
         if (n == 1u && wheel.done == lmk.now - 1u && !lmk.timeout_work &&
             !slot_busy(lmk.now & WHEEL_MASK)) {
             wheel.done = lmk.now;
@@ -250,7 +247,9 @@ lm_tick_t lmk_ticks_to_next_event(void)
     if (wheel.armed == 0u) {
         return LM_WAIT_FOREVER;
     }
-    if (lmk.timeout_work || wheel.done != lmk.now || !lmk_list_empty(&wheel.expiring)) {
+    /* timeout_work is set whenever `done` falls behind `now` or a node goes
+     * onto `expiring`, and cleared only once both are settled. */
+    if (lmk.timeout_work) {
         return 0;
     }
     /* Slots are visited from now+1 on, round the wheel: a busy slot s at or

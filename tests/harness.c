@@ -3,6 +3,10 @@
 #include <string.h>
 #include "harness.h"
 #include "limen/port.h"
+#if defined(LM_PORT_HOSTED)
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
 
 #define TRACE_BYTES (64u * 1024u)
 
@@ -89,6 +93,26 @@ void lmt_begin(void)
 {
     lmt_begin_at(0);
 }
+
+#if defined(LM_PORT_HOSTED)
+int lmt_in_child(void (*body)(void), lm_fatal_hook_t hook, int if_returns)
+{
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    LMT_CHECK(pid >= 0);
+    if (pid == 0) {
+        lmt_begin();
+        lm_fatal_hook_set(hook);
+        body();
+        _exit(if_returns);
+    }
+    int status = 0;
+    LMT_EQ(waitpid(pid, &status, 0), pid);
+    LMT_CHECK(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+#endif
 
 lm_thread_t *lmt_spawn_ex(const char *name, unsigned prio, unsigned threshold,
                           lm_tick_t slice, lm_thread_entry_t fn, void *arg, bool start)

@@ -32,6 +32,15 @@
 void lmt_target_init(void);
 #endif
 
+#if defined(LM_PORT_HOSTED)
+/* For what does not return (lm_fatal): runs body() in a child process after
+ * lmt_begin(), with `hook` as the fatal-error hook, and returns the child's
+ * exit code; the case fails if a signal ended the child. The hook reports
+ * by exiting with a code of the case's choosing; if body() returns, the
+ * child exits with `if_returns`. */
+int lmt_in_child(void (*body)(void), lm_fatal_hook_t hook, int if_returns);
+#endif
+
 /* Start a case: fresh kernel (tick origin 0), empty trace, no hooks. */
 void lmt_begin(void);
 /* As lmt_begin, with the tick counter starting at `origin`. */

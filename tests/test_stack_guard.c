@@ -24,8 +24,7 @@
 #include "harness.h"
 
 #if defined(LM_PORT_HOSTED)
-#include <sys/wait.h>
-#include <unistd.h>
+#include <unistd.h> /* _exit */
 
 #include "limen/hosted.h"
 
@@ -72,26 +71,6 @@ static void child_hook(lm_fatal_t reason, const char *where, const lm_thread_t *
     _exit(code); /* no atexit work in a child whose stack just overflowed */
 }
 
-/* Runs `scenario` in a child process and returns the child's exit code. */
-static int run_child(void (*scenario)(void))
-{
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    LMT_CHECK(pid >= 0);
-    if (pid == 0) {
-        lmt_begin();
-        lm_fatal_hook_set(child_hook);
-        scenario();
-        lmt_run();
-        _exit(NOT_REPORTED);
-    }
-    int status = 0;
-    LMT_EQ(waitpid(pid, &status, 0), pid);
-    LMT_CHECK(WIFEXITED(status));
-    return WEXITSTATUS(status);
-}
-
 static volatile uint32_t sink;
 
 /* Each level keeps a 256-byte frame alive across the call. */
@@ -124,6 +103,7 @@ static void overflow_by_recursion(void)
     victim = lmt_spawn("deep", 5, deep, NULL); /* its stack sits above below's */
     victim_trace = "below deep:start";
     expect_pattern_intact = true;
+    lmt_run();
 }
 
 /* docs/hosted.md "Stack overflow": recursion is stopped by the guard page
@@ -137,7 +117,7 @@ LMT_CASE(recursion_caught_by_guard_page)
         printf("# recursion_caught_by_guard_page: no guard page, skipped\n");
         return;
     }
-    LMT_EQ(run_child(overflow_by_recursion), REPORTED);
+    LMT_EQ(lmt_in_child(overflow_by_recursion, child_hook, NOT_REPORTED), REPORTED);
 }
 
 static void stray(void *arg)
@@ -159,6 +139,7 @@ static void overwrite_pattern(void)
     lmt_spawn("other", 5, bystander, "other");
     victim_trace = "stray:wrote";
     expect_pattern_intact = false;
+    lmt_run();
 }
 
 /* docs/porting.md "Stack overflow and the fatal-error hook": a damaged guard
@@ -166,7 +147,7 @@ static void overwrite_pattern(void)
  * thread runs ("other" never logs) and before the thread resumes. */
 LMT_CASE(pattern_damage_caught_at_switch)
 {
-    LMT_EQ(run_child(overwrite_pattern), REPORTED);
+    LMT_EQ(lmt_in_child(overwrite_pattern, child_hook, NOT_REPORTED), REPORTED);
 }
 
 /* Room left below the deepest frame for the yield and the switch code

@@ -34,16 +34,25 @@ struct lm_dnode {
 #define LM_PRIO_WORDS ((LM_CFG_PRIORITIES + 31) / 32)
 
 /*
- * Priority queue: one FIFO ring per priority and a bitmap of the non-empty
- * ones. Used for the ready queue and for every wait queue, so that inserting,
+ * A set of priorities, as a bitmap: bit p%32 of word p/32. Above 32
+ * priorities a summary word has bit w set while word w is not zero, so the
+ * most urgent member is found with two bit scans whatever the set holds.
+ */
+struct lm_prio_set {
+#if LM_PRIO_WORDS > 1
+    uint32_t summary;
+#endif
+    uint32_t word[LM_PRIO_WORDS];
+};
+
+/*
+ * Priority queue: one FIFO ring per priority and the set of non-empty ones.
+ * Used for the ready queue and for every wait queue, so that inserting,
  * removing and finding the most urgent entry cost O(1) whatever the number
  * of entries and their priorities (docs/design.md).
  */
 struct lm_prioq {
-#if LM_PRIO_WORDS > 1
-    uint32_t summary; /* bit w: map[w] != 0 */
-#endif
-    uint32_t map[LM_PRIO_WORDS]; /* bit p%32 of word p/32: ring p non-empty */
+    struct lm_prio_set busy; /* priorities whose ring is not empty */
     struct lm_dnode *ring[LM_CFG_PRIORITIES];
 };
 

@@ -30,12 +30,10 @@ struct lmk_kernel {
     uint8_t sched_lock;         /* scheduler lock depth */
     bool timeout_work;          /* deferred expiry work pending (timeout.c);
                                    here so every switch tests it inline */
-    /* Bit p: the head of ready ring p was preempted while its threshold was
-     * more urgent than its priority; the threshold still holds (R3.1). */
-    uint32_t held[LM_PRIO_WORDS];
-#if LM_PRIO_WORDS > 1
-    uint32_t held_summary;      /* bit w: held[w] != 0 */
-#endif
+    /* p is in `held`: the head of ready ring p was preempted while its
+     * threshold was more urgent than its priority; the threshold still
+     * holds (R3.6). */
+    struct lm_prio_set held;
     bool started;
     lm_idle_hook_t idle_hook;
 #if LM_CFG_SWITCH_HOOK
@@ -90,30 +88,6 @@ static inline unsigned lmk_min_prio(unsigned a, unsigned b)
 /* ---- scheduler (sched.c) ---- */
 
 /* These two are on every wake and every block: inline. */
-/* The `held` bitmap (lmk.h): O(1) mark, clear and most-urgent lookup. */
-static inline void lmk_held_mark(unsigned p)
-{
-    lmk.held[p / 32u] |= 1u << (p % 32u);
-#if LM_PRIO_WORDS > 1
-    lmk.held_summary |= 1u << (p / 32u);
-#endif
-}
-
-static inline void lmk_held_clear(unsigned p)
-{
-    lmk.held[p / 32u] &= ~(1u << (p % 32u));
-#if LM_PRIO_WORDS > 1
-    if (lmk.held[p / 32u] == 0u) {
-        lmk.held_summary &= ~(1u << (p / 32u));
-    }
-#endif
-}
-
-static inline bool lmk_held_at(unsigned p)
-{
-    return (lmk.held[p / 32u] & (1u << (p % 32u))) != 0u;
-}
-
 /* Put t (READY) at the tail of its priority's ring and request a switch if
  * it may preempt the running thread.
  * Context: any. Lock: held. Blocks: no. Cost: O(1). */
@@ -130,8 +104,8 @@ static inline void lmk_ready_insert_locked(lm_thread_t *t)
  * Context: any. Lock: held. Blocks: no. Cost: O(1). */
 static inline void lmk_ready_remove_locked(lm_thread_t *t)
 {
-    if (lmk.ready.ring[t->prio] == &t->qlink && lmk_held_at(t->prio)) {
-        lmk_held_clear(t->prio); /* a held thread leaves: its hold ends */
+    if (lmk.ready.ring[t->prio] == &t->qlink) {
+        lmk_prioset_remove(&lmk.held, t->prio); /* a held thread leaves: its hold ends */
     }
     lmk_prioq_remove(&lmk.ready, &t->qlink, t->prio);
 }
@@ -142,8 +116,8 @@ void lmk_sched_check_locked(void);
 /* The running thread stops being ready (it blocks, sleeps, is suspended or
  * ends): take it out of the ready queue and request a switch. */
 void lmk_sched_stop_current_locked(uint8_t new_state);
-/* Move t to effective priority prio wherever it is queued (R4). Does not
- * follow inheritance chains (mutex.c does). Cost: O(1). */
+/* Move t to effective priority prio (not its current one) wherever it is
+ * queued (R4). Does not follow inheritance chains (mutex.c does). O(1). */
 void lmk_thread_move_prio_locked(lm_thread_t *t, unsigned prio);
 
 /* Called by the port's context-switch handler with the lock NOT held: runs
@@ -154,15 +128,15 @@ lm_thread_t *lmk_switch_select(void);
 /* ---- waiting and waking (wait.c) ---- */
 
 /* May the caller block for `timeout`? LM_OK, or the status to return:
- * LM_ERR_WOULD_BLOCK (no wait asked), LM_ERR_ISR, LM_ERR_LOCKED. */
-/* Context: any. Lock: any. Cost: O(1). */
+ * LM_ERR_WOULD_BLOCK (no wait asked), LM_ERR_STATE (idle, or not started),
+ * LM_ERR_LOCKED. The caller has already refused a handler (LM_ERR_ISR):
+ * R12.1 wants that refusal even when the object could serve at once, so it
+ * comes before the object is looked at, and is not repeated here.
+ * Context: thread. Lock: any. Cost: O(1). */
 static inline lm_status_t lmk_wait_allowed(lm_tick_t timeout)
 {
     if (timeout == LM_NO_WAIT) {
         return LM_ERR_WOULD_BLOCK;
-    }
-    if (lm_port_in_isr()) {
-        return LM_ERR_ISR;
     }
     if (!lmk.started || lmk.current == &lmk_idle_thread) {
         return LM_ERR_STATE;

@@ -1,7 +1,7 @@
 /*
- * Priority queue of list nodes: a FIFO ring per priority plus a bitmap of the
- * non-empty rings (one word per 32 priorities and, above 32, a summary word).
- * It serves as the ready queue and as every wait queue.
+ * Priority queue of list nodes: a FIFO ring per priority plus the set of
+ * non-empty rings (prioset.h). It serves as the ready queue and as every
+ * wait queue.
  *
  *   operation      cost (P = LM_CFG_PRIORITIES)
  *   init           O(P/32) words cleared, O(P) ring pointers
@@ -19,35 +19,19 @@
 #define LMK_PRIOQ_H
 
 #include "limen/base.h"
-
-#define LMK_PRIO_NONE 0xFFFFu
+#include "prioset.h"
 
 void lmk_prioq_init(struct lm_prioq *q);
 
 static inline bool lmk_prioq_empty(const struct lm_prioq *q)
 {
-#if LM_PRIO_WORDS > 1
-    return q->summary == 0u;
-#else
-    return q->map[0] == 0u;
-#endif
+    return lmk_prioset_empty(&q->busy);
 }
 
 /* Most urgent non-empty priority; LMK_PRIO_NONE if the queue is empty. */
 static inline unsigned lmk_prioq_best_prio(const struct lm_prioq *q)
 {
-#if LM_PRIO_WORDS > 1
-    if (q->summary == 0u) {
-        return LMK_PRIO_NONE;
-    }
-    unsigned w = (unsigned)__builtin_ctz(q->summary);
-    return w * 32u + (unsigned)__builtin_ctz(q->map[w]);
-#else
-    if (q->map[0] == 0u) {
-        return LMK_PRIO_NONE;
-    }
-    return (unsigned)__builtin_ctz(q->map[0]);
-#endif
+    return lmk_prioset_first(&q->busy);
 }
 
 /* Head of the most urgent ring, NULL if empty. */
@@ -55,24 +39,6 @@ static inline struct lm_dnode *lmk_prioq_first(const struct lm_prioq *q)
 {
     unsigned p = lmk_prioq_best_prio(q);
     return p == LMK_PRIO_NONE ? NULL : q->ring[p];
-}
-
-static inline void lmk_prioq_mark(struct lm_prioq *q, unsigned prio)
-{
-#if LM_PRIO_WORDS > 1
-    q->summary |= 1u << (prio / 32u);
-#endif
-    q->map[prio / 32u] |= 1u << (prio % 32u);
-}
-
-static inline void lmk_prioq_unmark(struct lm_prioq *q, unsigned prio)
-{
-    q->map[prio / 32u] &= ~(1u << (prio % 32u));
-#if LM_PRIO_WORDS > 1
-    if (q->map[prio / 32u] == 0u) {
-        q->summary &= ~(1u << (prio / 32u));
-    }
-#endif
 }
 
 static inline void lmk_prioq_push_back(struct lm_prioq *q, struct lm_dnode *n,
@@ -83,7 +49,7 @@ static inline void lmk_prioq_push_back(struct lm_prioq *q, struct lm_dnode *n,
         n->next = n;
         n->prev = n;
         q->ring[prio] = n;
-        lmk_prioq_mark(q, prio);
+        lmk_prioset_add(&q->busy, prio);
     } else {
         n->next = head;
         n->prev = head->prev;
@@ -104,7 +70,7 @@ static inline void lmk_prioq_remove(struct lm_prioq *q, struct lm_dnode *n,
 {
     if (n->next == n) {
         q->ring[prio] = NULL;
-        lmk_prioq_unmark(q, prio);
+        lmk_prioset_remove(&q->busy, prio);
     } else {
         n->prev->next = n->next;
         n->next->prev = n->prev;
@@ -116,19 +82,18 @@ static inline void lmk_prioq_remove(struct lm_prioq *q, struct lm_dnode *n,
     n->prev = NULL;
 }
 
-/* The head of ring `prio` moves to its tail. */
+/* The head of ring `prio` moves to its tail. The ring must not be empty. */
 static inline void lmk_prioq_rotate(struct lm_prioq *q, unsigned prio)
 {
-    if (q->ring[prio] != NULL) {
-        q->ring[prio] = q->ring[prio]->next;
-    }
+    q->ring[prio] = q->ring[prio]->next;
 }
 
-/* True when ring `prio` holds more than one node. */
+/* True when ring `prio` holds more than one node. The ring must not be
+ * empty (its only caller asks about the running thread's own ring, R1.4). */
 static inline bool lmk_prioq_has_peer(const struct lm_prioq *q, unsigned prio)
 {
     const struct lm_dnode *h = q->ring[prio];
-    return h != NULL && h->next != h;
+    return h->next != h;
 }
 
 #endif
