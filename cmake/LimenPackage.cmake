@@ -4,8 +4,10 @@
 #
 #   add_subdirectory(<limen>)   the targets limen (alias limen::limen) and,
 #                               with a board, limen_board (alias limen::board)
-#   find_package(limen)         the same as imported targets limen::limen and
-#                               limen::board from `cmake --install` of a build
+#                               and limen_board_syscalls (limen::board_syscalls)
+#   find_package(limen)         the same as imported targets limen::limen,
+#                               limen::board and limen::board_syscalls from
+#                               `cmake --install` of a build
 #
 # A build of Limen is for one port (or board) and one kernel configuration:
 # control blocks are laid out from the configuration, so the kernel and the
@@ -29,20 +31,23 @@ get_property(_lm_linker_script GLOBAL PROPERTY LIMEN_LINKER_SCRIPT)
 get_directory_property(_lm_copts COMPILE_OPTIONS)
 get_directory_property(_lm_defs COMPILE_DEFINITIONS)
 get_directory_property(_lm_lopts LINK_OPTIONS)
+# _lm_interface_add(<list> <build value> <installed value>): one flag for the
+# install interface and, in a subproject, for the build interface.
+function(_lm_interface_add list build installed)
+  set(values ${${list}} "$<INSTALL_INTERFACE:${installed}>")
+  if(NOT PROJECT_IS_TOP_LEVEL)
+    list(APPEND values "$<BUILD_INTERFACE:${build}>")
+  endif()
+  set(${list} "${values}" PARENT_SCOPE)
+endfunction()
 set(_lm_iface_copts)
 set(_lm_iface_defs)
 set(_lm_iface_lopts)
 foreach(o IN LISTS _lm_copts)
-  list(APPEND _lm_iface_copts $<INSTALL_INTERFACE:${o}>)
-  if(NOT PROJECT_IS_TOP_LEVEL)
-    list(APPEND _lm_iface_copts $<BUILD_INTERFACE:${o}>)
-  endif()
+  _lm_interface_add(_lm_iface_copts "${o}" "${o}")
 endforeach()
 foreach(d IN LISTS _lm_defs)
-  list(APPEND _lm_iface_defs $<INSTALL_INTERFACE:${d}>)
-  if(NOT PROJECT_IS_TOP_LEVEL)
-    list(APPEND _lm_iface_defs $<BUILD_INTERFACE:${d}>)
-  endif()
+  _lm_interface_add(_lm_iface_defs "${d}" "${d}")
 endforeach()
 foreach(o IN LISTS _lm_lopts)
   set(installed ${o})
@@ -54,10 +59,7 @@ foreach(o IN LISTS _lm_lopts)
       set(_lm_linker_script ${CMAKE_MATCH_1})
     endif()
   endif()
-  list(APPEND _lm_iface_lopts "$<INSTALL_INTERFACE:${installed}>")
-  if(NOT PROJECT_IS_TOP_LEVEL)
-    list(APPEND _lm_iface_lopts $<BUILD_INTERFACE:${o}>)
-  endif()
+  _lm_interface_add(_lm_iface_lopts "${o}" "${installed}")
 endforeach()
 target_compile_options(limen INTERFACE ${_lm_iface_copts})
 target_compile_definitions(limen INTERFACE ${_lm_iface_defs})
@@ -113,6 +115,10 @@ if(TARGET limen_board)
   endforeach()
   list(APPEND fixed "$<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/limen_board>")
   set_property(TARGET limen_board PROPERTY INTERFACE_INCLUDE_DIRECTORIES "${fixed}")
+  # newlib's system calls, an object file limen_board_image() links into
+  # every image (boards/common/newlib_syscalls.c).
+  add_library(limen::board_syscalls ALIAS limen_board_syscalls)
+  set_target_properties(limen_board_syscalls PROPERTIES EXPORT_NAME board_syscalls)
 endif()
 
 # A parent project calling limen_board_image() (board.cmake) needs what that
@@ -130,10 +136,11 @@ endif()
 # ---- install ----
 set(_lm_targets limen)
 if(TARGET limen_board)
-  list(APPEND _lm_targets limen_board)
+  list(APPEND _lm_targets limen_board limen_board_syscalls)
 endif()
 install(TARGETS ${_lm_targets} EXPORT limenTargets
-  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  OBJECTS DESTINATION ${CMAKE_INSTALL_LIBDIR}/limen)
 install(DIRECTORY ${LIMEN_ROOT}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${LIMEN_PORT_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 if(_lm_cfg_file)
@@ -144,7 +151,9 @@ else()
 endif()
 set(_lm_linker_script_name "")
 if(TARGET limen_board)
+  # board.h includes board_services.h, the declarations every board shares.
   file(GLOB _lm_board_headers ${LIMEN_BOARD_DIR}/*.h)
+  list(APPEND _lm_board_headers ${LIMEN_BOARD_COMMON_DIR}/board_services.h)
   install(FILES ${_lm_board_headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/limen_board)
   if(_lm_linker_script)
     install(FILES ${_lm_linker_script} DESTINATION ${LIMEN_INSTALL_DATADIR})

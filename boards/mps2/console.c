@@ -1,7 +1,6 @@
-/* MPS2 console (CMSDK UART0), timestamp timer (CMSDK timer 1), newlib glue. */
-#include <errno.h>
+/* MPS2 console (CMSDK UART0) and timestamp timer (CMSDK timer 1); newlib
+ * writes to the console through ../common/newlib_syscalls.c. */
 #include <stdint.h>
-#include <sys/stat.h>
 
 #include "limen/armv7m.h"
 #include "board.h"
@@ -49,50 +48,3 @@ uint32_t lm_board_timestamp(void)
 {
     return 0xFFFFFFFFu - TIMER_VALUE;
 }
-
-/* newlib system calls: output to the console, a heap between .bss and the
- * main stack, no files. */
-extern uint8_t __heap_start[], __heap_end[];
-
-int _write(int fd, const char *buf, int len);
-int _write(int fd, const char *buf, int len)
-{
-    (void)fd;
-    for (int i = 0; i < len; i++) {
-        if (buf[i] == '\n') {
-            lm_board_putc('\r');
-        }
-        lm_board_putc(buf[i]);
-    }
-    return len;
-}
-
-void *_sbrk(int incr);
-void *_sbrk(int incr)
-{
-    static uint8_t *brk = __heap_start;
-    if (incr < 0 || (size_t)(__heap_end - brk) < (size_t)incr) {
-        errno = ENOMEM;
-        return (void *)-1;
-    }
-    uint8_t *old = brk;
-    brk += incr;
-    return old;
-}
-
-int _read(int fd, char *buf, int len);
-int _read(int fd, char *buf, int len) { (void)fd; (void)buf; (void)len; return 0; }
-int _close(int fd);
-int _close(int fd) { (void)fd; return -1; }
-int _lseek(int fd, int off, int whence);
-int _lseek(int fd, int off, int whence) { (void)fd; (void)off; (void)whence; return 0; }
-int _isatty(int fd);
-int _isatty(int fd) { (void)fd; return 1; }
-int _fstat(int fd, struct stat *st);
-int _fstat(int fd, struct stat *st) { (void)fd; st->st_mode = S_IFCHR; return 0; }
-int _getpid(void);
-int _getpid(void) { return 1; }
-int _kill(int pid, int sig);
-int _kill(int pid, int sig) { (void)pid; (void)sig; errno = EINVAL; return -1; }
-_Noreturn void _exit(int code);
-_Noreturn void _exit(int code) { lm_board_exit(code); }

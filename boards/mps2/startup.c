@@ -1,42 +1,24 @@
-/* MPS2 start-up: vector table, reset, fault report, semihosting exit. */
+/* MPS2 start-up: vector table, reset, default handler, semihosting exit.
+ * The steps every board shares (memory, FPU, main, hard fault) are in
+ * ../common/reset.c. */
 #include <stdint.h>
-#include <string.h>
 
-#include "limen/armv7m.h"
 #include "board.h"
+#include "reset.h"
 
-extern uint32_t __data_load[], __data_start[], __data_end[], __bss_start[], __bss_end[];
 extern uint32_t __main_stack_top[];
-extern int main(void);
-extern void __libc_init_array(void);
 
-void Reset_Handler(void);
-void Default_Handler(void);
-void HardFault_Handler(void);
+LM_BOARD_WEAK_SYSTEM_HANDLERS();
+LM_BOARD_WEAK_HANDLER(UART0RX_Handler);
+LM_BOARD_WEAK_HANDLER(UART0TX_Handler);
+LM_BOARD_WEAK_HANDLER(TIMER0_Handler);
+LM_BOARD_WEAK_HANDLER(TIMER1_Handler);
+LM_BOARD_WEAK_HANDLER(DUALTIMER_Handler);
+LM_BOARD_WEAK_HANDLER(IRQ_Handler);
 
-#define WEAK_HANDLER(name) void name(void) __attribute__((weak, alias("Default_Handler")))
-WEAK_HANDLER(NMI_Handler);
-WEAK_HANDLER(MemManage_Handler);
-WEAK_HANDLER(BusFault_Handler);
-WEAK_HANDLER(UsageFault_Handler);
-WEAK_HANDLER(SVC_Handler);
-WEAK_HANDLER(DebugMon_Handler);
-WEAK_HANDLER(PendSV_Handler);
-WEAK_HANDLER(SysTick_Handler);
-WEAK_HANDLER(UART0RX_Handler);
-WEAK_HANDLER(UART0TX_Handler);
-WEAK_HANDLER(TIMER0_Handler);
-WEAK_HANDLER(TIMER1_Handler);
-WEAK_HANDLER(DUALTIMER_Handler);
-WEAK_HANDLER(IRQ_Handler);
-
-typedef void (*vector_t)(void);
-
-__attribute__((section(".vectors"), used)) static const vector_t vectors[16 + MPS2_IRQ_COUNT] = {
-    (vector_t)(uintptr_t)__main_stack_top,
-    Reset_Handler, NMI_Handler, HardFault_Handler, MemManage_Handler, BusFault_Handler,
-    UsageFault_Handler, 0, 0, 0, 0, SVC_Handler, DebugMon_Handler, 0, PendSV_Handler,
-    SysTick_Handler,
+__attribute__((section(".vectors"), used)) static const lm_board_vector_t
+    vectors[16 + MPS2_IRQ_COUNT] = {
+    LM_BOARD_SYSTEM_VECTORS(__main_stack_top),
     /* External interrupts (AN385 numbering): UART0 RX 0, TX 1, timers 8, 9, 10;
      * the rest share IRQ_Handler, which tests override per line. */
     [16 + 0] = UART0RX_Handler,
@@ -57,29 +39,14 @@ __attribute__((section(".vectors"), used)) static const vector_t vectors[16 + MP
 
 void Reset_Handler(void)
 {
-    memcpy(__data_start, __data_load, (size_t)((uint8_t *)__data_end - (uint8_t *)__data_start));
-    memset(__bss_start, 0, (size_t)((uint8_t *)__bss_end - (uint8_t *)__bss_start));
-#if defined(__ARM_FP)
-    /* FPU on, with automatic and lazy state preservation (the port relies on
-     * both, limen_port.h). */
-    LM_SCB_CPACR |= LM_SCB_CPACR_CP10_CP11_FULL;
-    LM_FPU_FPCCR |= LM_FPU_FPCCR_ASPEN | LM_FPU_FPCCR_LSPEN;
-    __asm volatile("dsb\n isb");
-#endif
-    lm_board_init();
-    __libc_init_array();
-    lm_board_exit(main());
+    lm_board_memory_init();
+    lm_board_fpu_init();
+    lm_board_run_main();
 }
 
 void Default_Handler(void)
 {
     lm_board_puts("limen: unexpected exception\n");
-    lm_board_exit(2);
-}
-
-void HardFault_Handler(void)
-{
-    lm_board_puts("limen: hard fault\n");
     lm_board_exit(2);
 }
 
@@ -107,10 +74,3 @@ _Noreturn void lm_board_exit(int code)
     for (;;) {
     }
 }
-
-/* newlib's __libc_init_array calls these; with -nostartfiles nothing else
- * provides them, and there is nothing to do. */
-void _init(void);
-void _init(void) {}
-void _fini(void);
-void _fini(void) {}

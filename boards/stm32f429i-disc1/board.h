@@ -1,11 +1,13 @@
-/* Board services every Limen board provides (console, exit, timestamp), for
- * the STM32F429I-DISC1: STM32F429ZI, Cortex-M4F, console on USART1 (PA9 TX,
- * PA10 RX) = the ST-LINK virtual COM port, 115200 8N1. */
+/* The board services (board_services.h) on the STM32F429I-DISC1:
+ * STM32F429ZI, Cortex-M4F, console on USART1 (PA9 TX, PA10 RX) = the ST-LINK
+ * virtual COM port, 115200 8N1. lm_board_exit() prints the exit code on the
+ * console, then stops (a debugger, if one is attached, sees a breakpoint).
+ * lm_board_timestamp() counts up at the core clock (DWT cycle counter):
+ * core cycles, not the 25 MHz timer of the MPS2 boards. */
 #ifndef LIMEN_BOARD_H
 #define LIMEN_BOARD_H
 
-#include <stdint.h>
-
+#include "board_services.h"
 #include "clock.h"
 
 /* Core clock, set by board.cmake (LIMEN_STM32_SYSCLK_MHZ). The port's
@@ -16,20 +18,12 @@
 #define STM32_HSE_HZ 8000000u
 #define STM32_CONSOLE_BAUD 115200u
 
-void lm_board_init(void);
-void lm_board_putc(char c);
-void lm_board_puts(const char *s);
-/* End the program: prints the exit code on the console, then stops (a
- * debugger, if one is attached, sees a breakpoint). */
-_Noreturn void lm_board_exit(int code);
-/* Free-running count up at the core clock (DWT cycle counter): core cycles,
- * not the 25 MHz timer of the MPS2 boards. */
+/* The rate of lm_board_timestamp(): the core clock. */
 #define LM_BOARD_TIMESTAMP_HZ STM32_SYSCLK_HZ
 /* What a timestamp count measures, for reports: one core clock cycle. */
 #define LM_BOARD_TIME_UNIT "cycles"
 #define LM_BOARD_TIME_UNIT_SHORT "cycles"
 #define LM_BOARD_UNITS_PER_COUNT 1u
-uint32_t lm_board_timestamp(void);
 
 /* The clock tree the start-up code set up, and where its PLL input came
  * from: "HSE" (crystal), "HSE-bypass" (external clock, e.g. the ST-LINK

@@ -1,7 +1,8 @@
 /*
- * STM32F429I-DISC1 start-up: vector table, reset (memory, FPU, clocks),
- * fault report. Clock arithmetic is in clock.c; this file only writes the
- * registers in the order RM0090 asks for.
+ * STM32F429I-DISC1 start-up: vector table, reset (CCM, VTOR and clocks,
+ * around the steps every board shares, ../common/reset.c), default handler.
+ * Clock arithmetic is in clock.c; this file only writes the registers in the
+ * order RM0090 asks for.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -10,30 +11,16 @@
 #include "limen_port.h"
 #include "board.h"
 #include "clock.h"
+#include "reset.h"
 #include "stm32f429.h"
 
 _Static_assert(LM_PORT_CPU_HZ == STM32_SYSCLK_HZ,
                "the port's SysTick clock must be the board's core clock");
 
-extern uint32_t __data_load[], __data_start[], __data_end[], __bss_start[], __bss_end[];
 extern uint32_t __ccm_bss_start[], __ccm_bss_end[];
 extern uint32_t __main_stack_top[];
-extern int main(void);
-extern void __libc_init_array(void);
 
-void Reset_Handler(void);
-void Default_Handler(void);
-void HardFault_Handler(void);
-
-#define WEAK_HANDLER(name) void name(void) __attribute__((weak, alias("Default_Handler")))
-WEAK_HANDLER(NMI_Handler);
-WEAK_HANDLER(MemManage_Handler);
-WEAK_HANDLER(BusFault_Handler);
-WEAK_HANDLER(UsageFault_Handler);
-WEAK_HANDLER(SVC_Handler);
-WEAK_HANDLER(DebugMon_Handler);
-WEAK_HANDLER(PendSV_Handler);  /* the Armv7-M port defines it */
-WEAK_HANDLER(SysTick_Handler); /* the Armv7-M port defines it */
+LM_BOARD_WEAK_SYSTEM_HANDLERS();
 
 /* The 91 external interrupts of the STM32F429 (RM0090 vector table), by
  * position. Each has a weak handler an application overrides by defining
@@ -59,17 +46,13 @@ WEAK_HANDLER(SysTick_Handler); /* the Armv7-M port defines it */
     X(82, UART7) X(83, UART8) X(84, SPI4) X(85, SPI5) X(86, SPI6) X(87, SAI1) X(88, LTDC)  \
     X(89, LTDC_ER) X(90, DMA2D)
 
-#define DECLARE_IRQ(n, name) WEAK_HANDLER(name##_IRQHandler);
+#define DECLARE_IRQ(n, name) LM_BOARD_WEAK_HANDLER(name##_IRQHandler);
 STM32_IRQS(DECLARE_IRQ)
 
-typedef void (*vector_t)(void);
-
 #define VECTOR_IRQ(n, name) [16 + (n)] = name##_IRQHandler,
-__attribute__((section(".vectors"), used)) const vector_t lm_board_vectors[16 + STM32_IRQ_COUNT] = {
-    (vector_t)(uintptr_t)__main_stack_top,
-    Reset_Handler, NMI_Handler, HardFault_Handler, MemManage_Handler, BusFault_Handler,
-    UsageFault_Handler, 0, 0, 0, 0, SVC_Handler, DebugMon_Handler, 0, PendSV_Handler,
-    SysTick_Handler,
+__attribute__((section(".vectors"), used)) const lm_board_vector_t
+    lm_board_vectors[16 + STM32_IRQ_COUNT] = {
+    LM_BOARD_SYSTEM_VECTORS(__main_stack_top),
     STM32_IRQS(VECTOR_IRQ)
 };
 
@@ -200,22 +183,15 @@ const char *stm32_board_clock_source(void)
 
 void Reset_Handler(void)
 {
-    memcpy(__data_start, __data_load, (size_t)((uint8_t *)__data_end - (uint8_t *)__data_start));
-    memset(__bss_start, 0, (size_t)((uint8_t *)__bss_end - (uint8_t *)__bss_start));
+    lm_board_memory_init();
     memset(__ccm_bss_start, 0,
            (size_t)((uint8_t *)__ccm_bss_end - (uint8_t *)__ccm_bss_start));
     /* The table is also visible at 0 when booting from flash; say where it
      * really is, in case something else (a boot loader) changed that. */
     LM_SCB_VTOR = (uint32_t)(uintptr_t)lm_board_vectors;
-    /* FPU on, with automatic and lazy state preservation (the port relies on
-     * both, limen_port.h). */
-    LM_SCB_CPACR |= LM_SCB_CPACR_CP10_CP11_FULL;
-    LM_FPU_FPCCR |= LM_FPU_FPCCR_ASPEN | LM_FPU_FPCCR_LSPEN;
-    __asm volatile("dsb\n isb");
+    lm_board_fpu_init();
     clock_init();
-    lm_board_init();
-    __libc_init_array();
-    lm_board_exit(main());
+    lm_board_run_main();
 }
 
 void Default_Handler(void)
@@ -229,16 +205,3 @@ void Default_Handler(void)
     lm_board_puts(msg);
     lm_board_exit(2);
 }
-
-void HardFault_Handler(void)
-{
-    lm_board_puts("limen: hard fault\n");
-    lm_board_exit(2);
-}
-
-/* newlib's __libc_init_array calls these; with -nostartfiles nothing else
- * provides them, and there is nothing to do. */
-void _init(void);
-void _init(void) {}
-void _fini(void);
-void _fini(void) {}
