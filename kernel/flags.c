@@ -11,7 +11,13 @@
  * starts waiting while a scan is under way joins the back of `scan` (it came
  * after everyone there; checking it once more is harmless, as it was not
  * satisfied by the bits it saw and any set since then rescans anyway); a
- * rescan or a delete takes both lists in that order.
+ * rescan takes both lists in that order.
+ *
+ * A delete gathers every waiter on `waiters` in its first step, leaving
+ * `scan` empty: a set still scanning then has nothing left to check, and
+ * every waiter is the delete's to wake with LM_ERR_DELETED (R9.1). Each
+ * of its steps gathers both lists again before it wakes the first waiter,
+ * so no waiter is left behind whatever runs between the steps.
  */
 #include "lmk.h"
 
@@ -137,11 +143,14 @@ lm_status_t lm_flags_delete(lm_flags_t *f)
 #if LM_CFG_ARG_CHECKS
     f->magic = 0u;
 #endif
-    rescan_all_locked(f);
+    lmk_list_splice_back(&f->waiters, &f->scan); /* arrival order, scan empty */
     lm_port_irq_unlock(s);
     for (;;) {
         s = lm_port_irq_lock();
-        struct lm_dnode *n = lmk_list_pop_front(&f->scan);
+        /* A set that passed its checks before this delete but made its
+         * first step only since may have moved waiters back to `scan`. */
+        lmk_list_splice_back(&f->waiters, &f->scan);
+        struct lm_dnode *n = lmk_list_pop_front(&f->waiters);
         if (n == NULL) {
             lm_port_irq_unlock(s);
             return LM_OK;

@@ -223,6 +223,11 @@ lm_status_t lm_queue_delete(lm_queue_t *q)
 #if LM_CFG_ARG_CHECKS
     q->magic = 0u;
 #endif
+    /* No room from here on: a flush still admitting senders stops at its
+     * next step, so every waiter is the delete's to wake (R9.1), and no
+     * step writes into the buffer once the caller may take it back. */
+    q->capacity = 0;
+    q->count = 0;
     lm_port_irq_unlock(s);
     lmk_wake_all_stepwise(&q->waiters, LM_ERR_DELETED);
     return LM_OK;

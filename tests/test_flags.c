@@ -482,6 +482,48 @@ LMT_CASE(flags_delete_during_scan)
     lmt_expect("K:set A:del X:DELETED B:DELETED A:deleted K:end");
 }
 
+/* R9.1: a set still scanning when a delete begins wakes nobody more: every
+ * waiter left is the delete's, even when the set runs its remaining steps
+ * in the middle of the delete. Here X, the delete's first wake, suspends
+ * the deleter A, so K's set resumes before the delete is done; B (not yet
+ * checked by the set) must still be blocked then, and woken by the delete
+ * with LM_ERR_DELETED once A runs again, not left behind. */
+static void suspending_waiter(void *arg)
+{
+    (void)arg;
+    uint32_t a = 0;
+    LMT_ST(lm_flags_wait(&fl, 0x8u, LM_FLAGS_ANY, &a, LM_WAIT_FOREVER), LM_ERR_DELETED);
+    lmt_log("X:DELETED");
+    LMT_ST(lm_thread_suspend(wt[1]), LM_OK); /* A, in the middle of its delete */
+}
+
+static void set_across_delete_ctrl(void *arg)
+{
+    (void)arg;
+    start_waiters();
+    lmt_log("K:set");
+    LMT_ST(lm_flags_set(&fl, 0x1u), LM_OK);
+    lmt_log("K:set-returned B=%s", lm_thread_state(wt[2]) == LM_THREAD_BLOCKED ? "blocked" : "woken");
+    LMT_ST(lm_thread_resume(wt[1]), LM_OK);
+    lmt_log("K:end");
+}
+
+LMT_CASE(flags_set_resumed_during_delete)
+{
+    lmt_begin();
+    fresh_flags(0);
+    set_want(2, 0x4u, LM_FLAGS_ANY);
+    /* Arrival order X, A, B. The set of 0x1 checks X (no), wakes A, which
+     * preempts K before B is checked. */
+    wt[0] = lmt_spawn_ex("X", 1, LM_THRESHOLD_NONE, 0, suspending_waiter, NULL, false);
+    wt[1] = lmt_spawn_ex("A", 2, LM_THRESHOLD_NONE, 0, deleting_waiter, NULL, false);
+    wt[2] = lmt_spawn_ex("B", 3, LM_THRESHOLD_NONE, 0, waiter, NULL, false);
+    wt[3] = wt[4] = NULL;
+    lmt_spawn("K", CTRL_PRIO, set_across_delete_ctrl, NULL);
+    lmt_run();
+    lmt_expect("K:set A:del X:DELETED K:set-returned B=blocked A:deleted B:DELETED K:end");
+}
+
 #if defined(LM_PORT_HOSTED)
 
 /* R9.3, R10.1: a set arriving during another set's scan has every waiter
@@ -620,5 +662,5 @@ LMT_MAIN(LMT_RUN(flags_bad_arguments), LMT_RUN(flags_set_clear_get_and_ready_wai
          LMT_RUN(flags_reported_before_own_consumption),
          LMT_RUN(flags_rewait_during_scan_keeps_arrival_order),
          LMT_RUN(flags_timeout_and_abort_keep_order), LMT_RUN(flags_wait_timeouts),
-         LMT_RUN(flags_delete_wakes_in_arrival_order), LMT_RUN(flags_delete_during_scan)
-             HOSTED_CASES)
+         LMT_RUN(flags_delete_wakes_in_arrival_order), LMT_RUN(flags_delete_during_scan),
+         LMT_RUN(flags_set_resumed_during_delete) HOSTED_CASES)

@@ -788,9 +788,64 @@ LMT_CASE(queue_isr_receive_admits_sender)
     lmt_expect("isr:rx=1 S2:OK S1:OK L:rx=3");
 }
 
+/* R9.1, R9.2: a flush still admitting senders when a delete begins admits
+ * nobody more. K's flush admits D (the most urgent sender), which preempts
+ * it and deletes the queue; an interrupt at the delete's first unmask lets
+ * H suspend D in the middle of the delete, so K's flush resumes before the
+ * delete is done. S must not be admitted (its message would go to a deleted
+ * queue, whose buffer the application may already reuse): it stays blocked
+ * and is woken by the delete with LM_ERR_DELETED once D runs again. */
+static lm_thread_t *deleter_d, *sender_s;
+
+static void deleting_sender(void *arg)
+{
+    (void)arg;
+    LMT_ST(send_id(2, LM_WAIT_FOREVER), LM_OK);
+    lmt_log("D:admitted");
+    LMT_EQ(lm_hosted_irq_at_unmask(1, go_isr, NULL), 0); /* after the mark */
+    LMT_ST(lm_queue_delete(&q), LM_OK);
+    lmt_log("D:deleted");
+}
+
+static void suspender(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_sem_take(&go, LM_WAIT_FOREVER), LM_OK);
+    lmt_log("H:suspend-D");
+    LMT_ST(lm_thread_suspend(deleter_d), LM_OK);
+}
+
+static void flush_across_delete(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_thread_sleep(1), LM_OK); /* D and S block on the full queue */
+    lmt_log("K:flush");
+    LMT_ST(lm_queue_flush(&q), LM_OK);
+    lmt_log("K:flushed S=%s", lm_thread_state(sender_s) == LM_THREAD_BLOCKED ? "blocked" : "woken");
+    LMT_ST(lm_thread_resume(deleter_d), LM_OK);
+    lmt_log("K:end");
+}
+
+LMT_CASE(queue_flush_resumed_during_delete)
+{
+    lmt_begin();
+    fresh_queue(2);
+    memset(&go, 0, sizeof go);
+    LMT_ST(lm_sem_create(&go, 0, 1), LM_OK);
+    LMT_ST(send_id(1, LM_NO_WAIT), LM_OK);
+    LMT_ST(send_id(1, LM_NO_WAIT), LM_OK);
+    lmt_spawn("H", 0, suspender, NULL);
+    deleter_d = lmt_spawn("D", 1, deleting_sender, NULL);
+    sender_s = lmt_spawn("S", 6, blocked_sender, (void *)(uintptr_t)3u);
+    lmt_spawn("K", 5, flush_across_delete, NULL);
+    lmt_run();
+    lmt_expect("K:flush D:admitted isr H:suspend-D K:flushed S=blocked D:deleted K:end S:DELETED");
+}
+
 #define HOSTED_CASES                                                           \
     , LMT_RUN(queue_receiver_between_flush_steps), LMT_RUN(queue_sender_between_flush_steps), \
-        LMT_RUN(queue_calls_from_isr), LMT_RUN(queue_isr_receive_admits_sender)
+        LMT_RUN(queue_calls_from_isr), LMT_RUN(queue_isr_receive_admits_sender),          \
+        LMT_RUN(queue_flush_resumed_during_delete)
 #else
 #define HOSTED_CASES
 #endif

@@ -3,6 +3,7 @@
  * Threads never end here (the driver's threads loop forever), there is no
  * scheduler lock and no time-slice (time_slice 0): R2.4-R2.6, R5.6, R6 and
  * R11 life-cycle calls other than suspend/resume are outside the model.
+ * Flags, the pool, timers and deletes are in model_*.c.
  */
 #include "model.h"
 
@@ -57,7 +58,7 @@ void md_init(struct md *m, int n, const int *prio, const int *thr)
 
 /* Most urgent waiter of a wait queue: priority order, FIFO among equals
  * (R10.6, R5.5). */
-static int first_waiter(const struct md *m, int kind, int obj)
+int md_first_waiter(const struct md *m, int kind, int obj)
 {
     int best = MD_NONE;
     for (int i = 0; i < m->n; i++) {
@@ -77,10 +78,15 @@ static void arm(struct md *m, int t, uint32_t ticks)
 {
     m->t[t].armed = true;
     m->t[t].deadline = m->time + ticks; /* R8.2: the n-th tick after the call */
-    m->t[t].arm_seq = ++m->armc;
+    m->t[t].arm_seq = md_next_arm_seq(m);
 }
 
-static void block(struct md *m, int t, int kind, int obj, uint32_t timeout)
+uint64_t md_next_arm_seq(struct md *m)
+{
+    return ++m->armc; /* threads' timeouts and timers share one arming order */
+}
+
+void md_block(struct md *m, int t, int kind, int obj, uint32_t timeout)
 {
     struct md_thread *th = &m->t[t];
 #if MODEL_STRICT_R1_4
@@ -97,11 +103,12 @@ static void block(struct md *m, int t, int kind, int obj, uint32_t timeout)
 }
 
 /* End t's wait with `status` (R8.1: exactly one event ends it). */
-static void end_wait(struct md *m, int t, int status)
+void md_end_wait(struct md *m, int t, int status)
 {
     struct md_thread *th = &m->t[t];
     th->wait = MD_W_NONE;
     th->armed = false;
+    th->fpend = false;
     th->ret = status;
     if (th->susp_req) { /* R11.2: suspended instead of ready, keeps its status */
         th->susp_req = false;
@@ -111,7 +118,6 @@ static void end_wait(struct md *m, int t, int status)
     }
 }
 
-static void update_eff(struct md *m, int t);
 
 /* The effective priority changed to p: move t where R4.1-R4.3 say. */
 static void set_eff(struct md *m, int t, int p)
@@ -131,24 +137,26 @@ static void set_eff(struct md *m, int t, int p)
             th->held = false;      /* R3.6: a priority change loses the hold */
         }
     } else if (th->wait == MD_W_SEM || th->wait == MD_W_MUTEX || th->wait == MD_W_QSEND ||
-               th->wait == MD_W_QRECV) {
-        th->wseq = ++m->wseqc;     /* R4.3: tail of the new priority in the wait queue */
+               th->wait == MD_W_QRECV || th->wait == MD_W_POOL) {
+        /* R4.3: tail of the new priority in the wait queue; a flags waiter
+         * keeps its place (arrival order, R10.1). */
+        th->wseq = ++m->wseqc;
         if (th->wait == MD_W_MUTEX && m->mtx_owner[th->wobj] != MD_NONE) {
-            update_eff(m, m->mtx_owner[th->wobj]); /* R5.3: transitive */
+            md_update_eff(m, m->mtx_owner[th->wobj]); /* R5.3: transitive */
         }
     }
 }
 
 /* R4.4, R5.2: base priority, raised by the most urgent waiter of every
  * (inheriting) mutex it owns. */
-static void update_eff(struct md *m, int t)
+void md_update_eff(struct md *m, int t)
 {
     int p = m->t[t].base;
     for (int x = 0; x < MD_MUTEXES; x++) {
         if (m->mtx_owner[x] != t) {
             continue;
         }
-        int w = first_waiter(m, MD_W_MUTEX, x);
+        int w = md_first_waiter(m, MD_W_MUTEX, x);
         if (w != MD_NONE && m->t[w].prio < p) {
             p = m->t[w].prio;
         }
@@ -214,21 +222,26 @@ void md_resched(struct md *m)
 void md_sem_take(struct md *m, int s, uint32_t timeout)
 {
     int me = m->cur;
-    if (m->sem_count[s] > 0u) {
+    if (m->sem_dead[s]) {
+        m->t[me].ret = MD_OBJECT; /* R9.1: deleted, new calls fail */
+    } else if (m->sem_count[s] > 0u) {
         m->sem_count[s]--;
         m->t[me].ret = MD_OK;
     } else if (timeout == 0u) {
         m->t[me].ret = MD_WOULD_BLOCK; /* R8.3 LM_NO_WAIT never blocks */
     } else {
-        block(m, me, MD_W_SEM, s, timeout);
+        md_block(m, me, MD_W_SEM, s, timeout);
     }
 }
 
 int md_sem_give(struct md *m, int s)
 {
-    int w = first_waiter(m, MD_W_SEM, s); /* R10.5: the most urgent waiter */
+    if (m->sem_dead[s]) {
+        return MD_OBJECT; /* R9.1 */
+    }
+    int w = md_first_waiter(m, MD_W_SEM, s); /* R10.5: the most urgent waiter */
     if (w != MD_NONE) {
-        end_wait(m, w, MD_OK);
+        md_end_wait(m, w, MD_OK);
         return MD_OK;
     }
     if (m->sem_count[s] >= MD_SEM_MAX) {
@@ -242,6 +255,10 @@ void md_mutex_lock(struct md *m, int x, uint32_t timeout)
 {
     int me = m->cur;
     int o = m->mtx_owner[x];
+    if (m->mtx_dead[x]) {
+        m->t[me].ret = MD_OBJECT; /* R9.1 */
+        return;
+    }
     if (o == MD_NONE) {
         m->mtx_owner[x] = me;
         m->mtx_depth[x] = 1;
@@ -268,13 +285,17 @@ void md_mutex_lock(struct md *m, int x, uint32_t timeout)
         }
         y = m->mtx_owner[m->t[y].wobj];
     }
-    block(m, me, MD_W_MUTEX, x, timeout);
-    update_eff(m, o); /* R5.2, R5.3 */
+    md_block(m, me, MD_W_MUTEX, x, timeout);
+    md_update_eff(m, o); /* R5.2, R5.3 */
 }
 
 void md_mutex_unlock(struct md *m, int x)
 {
     int me = m->cur;
+    if (m->mtx_dead[x]) {
+        m->t[me].ret = MD_OBJECT; /* R9.1 */
+        return;
+    }
     if (m->mtx_owner[x] != me) {
         m->t[me].ret = MD_NOT_OWNER; /* R5.1 */
         return;
@@ -283,16 +304,16 @@ void md_mutex_unlock(struct md *m, int x)
     if (--m->mtx_depth[x] > 0u) {
         return;
     }
-    int w = first_waiter(m, MD_W_MUTEX, x);
+    int w = md_first_waiter(m, MD_W_MUTEX, x);
     if (w != MD_NONE) { /* R5.5: passes directly to the most urgent waiter */
         m->mtx_owner[x] = w;
         m->mtx_depth[x] = 1;
-        end_wait(m, w, MD_OK);
-        update_eff(m, w);
+        md_end_wait(m, w, MD_OK);
+        md_update_eff(m, w);
     } else {
         m->mtx_owner[x] = MD_NONE;
     }
-    update_eff(m, me); /* R5.4 */
+    md_update_eff(m, me); /* R5.4 */
 }
 
 int md_set_priority(struct md *m, int t, int prio)
@@ -304,7 +325,7 @@ int md_set_priority(struct md *m, int t, int prio)
         th->thr = prio;
     }
     th->base = prio;
-    update_eff(m, t); /* R4.4 */
+    md_update_eff(m, t); /* R4.4 */
     return MD_OK;
 }
 
@@ -383,7 +404,7 @@ int md_resume(struct md *m, int t)
 
 void md_sleep(struct md *m, uint32_t ticks)
 {
-    block(m, m->cur, MD_W_SLEEP, 0, ticks);
+    md_block(m, m->cur, MD_W_SLEEP, 0, ticks);
     m->t[m->cur].ret = MD_OK; /* R8.4: a sleep that runs out returns OK */
 }
 
@@ -401,18 +422,40 @@ void md_tick(struct md *m)
     }
 }
 
+/* Deadline and arming order of timeout owner id (thread or MD_TIMER_ID). */
+static bool due_info(const struct md *m, int id, uint32_t *deadline, uint64_t *seq)
+{
+    if (id >= MD_THREADS) {
+        const struct md_timer *tm = &m->tm[id - MD_THREADS];
+        *deadline = tm->deadline;
+        *seq = tm->arm_seq;
+        return tm->armed;
+    }
+    if (id >= m->n) {
+        return false;
+    }
+    *deadline = m->t[id].deadline;
+    *seq = m->t[id].arm_seq;
+    return m->t[id].armed;
+}
+
 int md_first_due(const struct md *m)
 {
     int best = MD_NONE;
-    for (int i = 0; i < m->n; i++) {
-        const struct md_thread *t = &m->t[i];
-        if (!t->armed || (int32_t)(t->deadline - m->time) > 0) {
+    uint32_t bd = 0;
+    uint64_t bs = 0;
+    for (int i = 0; i < MD_TIMER_ID(MD_TIMERS); i++) {
+        uint32_t d;
+        uint64_t seq;
+        if (!due_info(m, i, &d, &seq) || (int32_t)(d - m->time) > 0) {
             continue;
         }
-        /* R8.5: due on the same tick, in the order armed. */
-        if (best == MD_NONE || (int32_t)(t->deadline - m->t[best].deadline) < 0 ||
-            (t->deadline == m->t[best].deadline && t->arm_seq < m->t[best].arm_seq)) {
+        /* R8.5: due on the same tick, in the order armed (threads' timeouts
+         * and timers alike, R9.4). */
+        if (best == MD_NONE || (int32_t)(d - bd) < 0 || (d == bd && seq < bs)) {
             best = i;
+            bd = d;
+            bs = seq;
         }
     }
     return best;
@@ -420,12 +463,16 @@ int md_first_due(const struct md *m)
 
 void md_timeout(struct md *m, int t)
 {
+    if (t >= MD_THREADS) {
+        md_timer_fire(m, t - MD_THREADS);
+        return;
+    }
     int kind = m->t[t].wait;
     int obj = m->t[t].wobj;
     /* R8.4: leaves its queue; a sleep returns OK, a wait TIMEOUT. */
-    end_wait(m, t, kind == MD_W_SLEEP ? MD_OK : MD_TIMEOUT);
+    md_end_wait(m, t, kind == MD_W_SLEEP ? MD_OK : MD_TIMEOUT);
     if (kind == MD_W_MUTEX && m->mtx_owner[obj] != MD_NONE) {
-        update_eff(m, m->mtx_owner[obj]); /* R5.4 */
+        md_update_eff(m, m->mtx_owner[obj]); /* R5.4 */
     }
 }
 
@@ -438,8 +485,10 @@ void md_process_due(struct md *m)
 
 bool md_any_armed(const struct md *m)
 {
-    for (int i = 0; i < m->n; i++) {
-        if (m->t[i].armed) {
+    uint32_t d;
+    uint64_t seq;
+    for (int i = 0; i < MD_TIMER_ID(MD_TIMERS); i++) {
+        if (due_info(m, i, &d, &seq)) {
             return true;
         }
     }
@@ -450,9 +499,11 @@ uint32_t md_next_deadline(const struct md *m)
 {
     uint32_t best = m->time;
     bool found = false;
-    for (int i = 0; i < m->n; i++) {
-        if (m->t[i].armed && (!found || (int32_t)(m->t[i].deadline - best) < 0)) {
-            best = m->t[i].deadline;
+    for (int i = 0; i < MD_TIMER_ID(MD_TIMERS); i++) {
+        uint32_t d;
+        uint64_t seq;
+        if (due_info(m, i, &d, &seq) && (!found || (int32_t)(d - best) < 0)) {
+            best = d;
             found = true;
         }
     }
@@ -475,13 +526,50 @@ int md_settle(struct md *m)
             md_tick(m);
             continue;
         }
-        if (m->t[m->cur].flushing != 0) {
-            /* R9.2: one step, then whatever it woke may preempt. */
-            (void)md_flush_step(m, m->cur);
+        if (md_stepping(m, m->cur)) {
+            /* R9.1-R9.3: one step, then whatever it woke may preempt. */
+            (void)md_step(m, m->cur);
             continue;
         }
         return m->cur;
     }
+}
+
+bool md_stepping(const struct md *m, int t)
+{
+    return m->t[t].flushing != 0 || m->t[t].fscan != 0 || m->t[t].deleting;
+}
+
+int md_step_candidate(const struct md *m, int t)
+{
+    if (m->t[t].flushing != 0) {
+        return md_flush_candidate(m, t);
+    }
+    if (m->t[t].fscan != 0) {
+        return md_flags_candidate(m, m->t[t].fscan - 1);
+    }
+    if (m->t[t].deleting) {
+        return md_delete_candidate(m, t);
+    }
+    return MD_NONE;
+}
+
+bool md_step(struct md *m, int t)
+{
+    if (m->t[t].flushing != 0) {
+        return md_flush_step(m, t);
+    }
+    if (m->t[t].fscan != 0) {
+        if (md_flags_scan_one(m, m->t[t].fscan - 1)) {
+            return true;
+        }
+        m->t[t].fscan = 0; /* R9.3: nothing left to check, the set returns */
+        return false;
+    }
+    if (m->t[t].deleting) {
+        return md_delete_step(m, t);
+    }
+    return false;
 }
 
 /* ---- message queues ---- */
@@ -520,21 +608,24 @@ static uint32_t q_get(struct md *m, int q)
 /* The most urgent blocked sender moves its message in (R10.3, R9.2). */
 static bool admit_sender(struct md *m, int q)
 {
-    int w = first_waiter(m, MD_W_QSEND, q); /* R10.6 */
+    int w = md_first_waiter(m, MD_W_QSEND, q); /* R10.6 */
     if (w == MD_NONE) {
         return false;
     }
     q_put(m, q, m->t[w].msg, m->t[w].front);
-    end_wait(m, w, MD_OK);
+    md_end_wait(m, w, MD_OK);
     return true;
 }
 
 int md_queue_send_nowait(struct md *m, int q, uint32_t val, bool front)
 {
-    int w = first_waiter(m, MD_W_QRECV, q);
+    if (m->q_dead[q]) {
+        return MD_OBJECT; /* R9.1 */
+    }
+    int w = md_first_waiter(m, MD_W_QRECV, q);
     if (w != MD_NONE) { /* R10.3: hand-over to the most urgent receiver (R10.6) */
         m->t[w].msg = val;
-        end_wait(m, w, MD_OK);
+        md_end_wait(m, w, MD_OK);
         return MD_OK;
     }
     if (m->q_count[q] < m->q_cap[q]) {
@@ -548,17 +639,20 @@ void md_queue_send(struct md *m, int q, uint32_t val, bool front, uint32_t timeo
 {
     int me = m->cur;
     int st = md_queue_send_nowait(m, q, val, front);
-    if (st == MD_OK || timeout == 0u) {
+    if (st != MD_WOULD_BLOCK || timeout == 0u) {
         m->t[me].ret = st;
         return;
     }
     m->t[me].msg = val;
     m->t[me].front = front;
-    block(m, me, MD_W_QSEND, q, timeout);
+    md_block(m, me, MD_W_QSEND, q, timeout);
 }
 
 int md_queue_receive_nowait(struct md *m, int q, uint32_t *val)
 {
+    if (m->q_dead[q]) {
+        return MD_OBJECT; /* R9.1 */
+    }
     if (m->q_count[q] > 0u) {
         *val = q_get(m, q);
         (void)admit_sender(m, q); /* R10.3: a full queue's sender moves in */
@@ -567,10 +661,10 @@ int md_queue_receive_nowait(struct md *m, int q, uint32_t *val)
     /* Empty with blocked senders: only between a flush's steps (R9.2, "a
      * receiver may act first"): the most urgent sender's message is taken
      * directly rather than waiting behind senders (README, "Ambiguities"). */
-    int w = first_waiter(m, MD_W_QSEND, q);
+    int w = md_first_waiter(m, MD_W_QSEND, q);
     if (w != MD_NONE) {
         *val = m->t[w].msg;
-        end_wait(m, w, MD_OK);
+        md_end_wait(m, w, MD_OK);
         return MD_OK;
     }
     return MD_WOULD_BLOCK;
@@ -584,15 +678,18 @@ void md_queue_receive(struct md *m, int q, uint32_t timeout)
     if (st == MD_OK) {
         m->t[me].msg = v;
     }
-    if (st == MD_OK || timeout == 0u) {
+    if (st != MD_WOULD_BLOCK || timeout == 0u) {
         m->t[me].ret = st;
         return;
     }
-    block(m, me, MD_W_QRECV, q, timeout);
+    md_block(m, me, MD_W_QRECV, q, timeout);
 }
 
 int md_queue_peek(const struct md *m, int q, uint32_t *val)
 {
+    if (m->q_dead[q]) {
+        return MD_OBJECT; /* R9.1 */
+    }
     if (m->q_count[q] == 0u) {
         return MD_WOULD_BLOCK;
     }
@@ -602,6 +699,10 @@ int md_queue_peek(const struct md *m, int q, uint32_t *val)
 
 void md_queue_flush(struct md *m, int q)
 {
+    if (m->q_dead[q]) {
+        m->t[m->cur].ret = MD_OBJECT; /* R9.1 */
+        return;
+    }
     /* R9.2: every message discarded in one step; the senders are admitted
      * by md_flush_step, one per step, as the caller runs (md_settle). */
     m->q_count[q] = 0;
@@ -612,17 +713,19 @@ void md_queue_flush(struct md *m, int q)
 int md_flush_candidate(const struct md *m, int t)
 {
     int q = m->t[t].flushing - 1;
-    if (q < 0 || m->q_count[q] >= m->q_cap[q]) {
+    if (q < 0 || m->q_dead[q] || m->q_count[q] >= m->q_cap[q]) {
         return MD_NONE;
     }
-    return first_waiter(m, MD_W_QSEND, q);
+    return md_first_waiter(m, MD_W_QSEND, q);
 }
 
 bool md_flush_step(struct md *m, int t)
 {
     int q = m->t[t].flushing - 1;
-    /* R9.2: while there is room, most urgent sender first. */
-    if (q >= 0 && m->q_count[q] < m->q_cap[q] && admit_sender(m, q)) {
+    /* R9.2: while there is room, most urgent sender first; once the queue
+     * is deleted its senders are the delete's to wake (R9.1, README
+     * "Ambiguities"). */
+    if (q >= 0 && !m->q_dead[q] && m->q_count[q] < m->q_cap[q] && admit_sender(m, q)) {
         return true;
     }
     m->t[t].flushing = 0;

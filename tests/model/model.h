@@ -1,8 +1,14 @@
 /*
- * Reference model of the Limen scheduler, semaphores, mutexes and message
- * queues, written from docs/rules.md alone (rule numbers in model.c). Plain
- * arrays, no kernel types: the driver (test_model.c) compares it with the
- * kernel.
+ * Reference model of the Limen scheduler, semaphores, mutexes, message
+ * queues, event flags, a block pool, software timers and object deletion,
+ * written from docs/rules.md alone (rule numbers in model*.c). Plain arrays,
+ * no kernel types: the driver (test_model.c) compares it with the kernel.
+ *
+ *     model.c         threads, ready rings, thresholds, time, sems, mutexes, queues
+ *     model_flags.c   event flags (R9.3, R10.1)
+ *     model_pool.c    the block pool (R10.4)
+ *     model_timer.c   software timers (R8.5, R9.4, R9.5, R10.2)
+ *     model_delete.c  deleting and re-creating objects (R9.1, R5.8)
  */
 #ifndef LIMEN_MODEL_H
 #define LIMEN_MODEL_H
@@ -17,14 +23,25 @@
 #define MD_NONE (-1)
 #define MD_QUEUES 2
 #define MD_QCAP_MAX 3u
+#define MD_FLAGS 2
+#define MD_POOL_BLOCKS 2u
+#define MD_TIMERS 2
+#define MD_LOG 256            /* timer event log ring (entries) */
+/* Timeout owners in md_first_due/md_timeout: threads 0..MD_THREADS-1, then
+ * the timers. */
+#define MD_TIMER_ID(k) (MD_THREADS + (k))
 
 enum md_state { MD_READY = 1, MD_BLOCKED, MD_SLEEPING, MD_SUSPENDED };
-enum md_wait { MD_W_NONE, MD_W_SEM, MD_W_MUTEX, MD_W_SLEEP, MD_W_QSEND, MD_W_QRECV };
+enum md_wait {
+    MD_W_NONE, MD_W_SEM, MD_W_MUTEX, MD_W_SLEEP, MD_W_QSEND, MD_W_QRECV, MD_W_FLAGS, MD_W_POOL
+};
+/* Object kinds a thread may delete (R9.1). */
+enum md_obj { MD_O_SEM, MD_O_MUTEX, MD_O_QUEUE, MD_O_FLAGS, MD_O_POOL };
 
 /* Status codes the model predicts; same values as lm_status_t. */
 enum md_status {
-    MD_OK = 0, MD_TIMEOUT = -1, MD_WOULD_BLOCK = -3, MD_OVERFLOW = -6,
-    MD_DEADLOCK = -7, MD_PRIORITY = -12, MD_NOT_OWNER = -14, MD_STATE = -15
+    MD_OK = 0, MD_TIMEOUT = -1, MD_DELETED = -2, MD_WOULD_BLOCK = -3, MD_OVERFLOW = -6,
+    MD_DEADLOCK = -7, MD_OBJECT = -11, MD_PRIORITY = -12, MD_NOT_OWNER = -14, MD_STATE = -15
 };
 
 struct md_thread {
@@ -42,9 +59,34 @@ struct md_thread {
     uint64_t arm_seq;
     int ret;               /* status its current call returns */
     uint32_t work_left;    /* ticks of lm_hosted_work still to do */
-    uint32_t msg;          /* queue message: to send (blocked sender) or received */
+    uint32_t msg;          /* queue message: to send (blocked sender) or received;
+                              flags: the flags reported (R10.1); pool: the block
+                              handed over (R10.4), MD_BLOCK_ANY from the free list */
     bool front;            /* blocked sender used send_front */
     int flushing;          /* queue index + 1 while its flush admits senders (R9.2) */
+    uint32_t fwant;        /* flags waiter: requested bits */
+    unsigned fopt;         /* flags waiter: MD_F_ALL | MD_F_CONSUME */
+    bool fpend;            /* flags waiter not yet checked by the current scan (R9.3) */
+    int fscan;             /* flags index + 1 while its set checks waiters (R9.3) */
+    bool deleting;         /* its delete wakes waiters (R9.1), then re-creates */
+    int del_kind, del_idx; /* enum md_obj and index of the object it deletes */
+};
+
+#define MD_F_ALL 0x1u
+#define MD_F_CONSUME 0x2u
+#define MD_BLOCK_ANY 0xFFFFFFFFu
+
+struct md_timer {
+    bool active;
+    bool armed;
+    uint32_t deadline, period;
+    uint64_t arm_seq;
+    int action;            /* callback: -1 nothing, 0..MD_SEMS-1 give S, else resume T(action-MD_SEMS) */
+};
+
+struct md_log_entry {
+    int timer;
+    uint32_t tick;
 };
 
 struct md {
@@ -57,6 +99,17 @@ struct md {
     unsigned mtx_depth[MD_MUTEXES];
     uint32_t q_cap[MD_QUEUES], q_count[MD_QUEUES];
     uint32_t q_buf[MD_QUEUES][MD_QCAP_MAX]; /* [0] is the oldest (received next) */
+    uint32_t f_bits[MD_FLAGS];
+    uint32_t pool_free;
+    struct md_timer tm[MD_TIMERS];
+    struct md_log_entry log[MD_LOG]; /* callback runs, ring of MD_LOG */
+    unsigned long nlog;
+    bool tm_stopped_self;  /* the last callback stopped its timer (all threads suspended) */
+    int tm_status;         /* what the last callback's action returned */
+    /* Deleted and not yet re-created (R9.1): calls return MD_OBJECT. */
+    bool sem_dead[MD_SEMS], mtx_dead[MD_MUTEXES], q_dead[MD_QUEUES], f_dead[MD_FLAGS], pool_dead;
+    /* How often the new paths were taken (printed at the end of a run). */
+    unsigned long n_flag_wakes, n_handovers, n_fires, n_deleted_wakes, n_mutex_taken;
     int64_t headc, tailc, wseqc;
     uint64_t armc;
     char err[160];         /* set when the model finds the driver inconsistent */
@@ -64,6 +117,7 @@ struct md {
 
 void md_init(struct md *m, int n, const int *prio, const int *thr);
 void md_queue_init(struct md *m, int q, uint32_t capacity);
+void md_pool_init(struct md *m);
 
 /* Thread calls, made by m->cur. Each sets the caller's ret or blocks it. */
 void md_sem_take(struct md *m, int s, uint32_t timeout);
@@ -91,12 +145,58 @@ int md_flush_candidate(const struct md *m, int t);
 /* One masked step of t's flush: admits a sender (true) or ends it. */
 bool md_flush_step(struct md *m, int t);
 
+/* Event flags (R9.3, R10.1). A thread's set ORs the bits in and then checks
+ * the waiters as it runs (md_settle). The _isr forms make the whole call. */
+void md_flags_set(struct md *m, int f, uint32_t bits);
+int md_flags_set_isr(struct md *m, int f, uint32_t bits);
+int md_flags_clear(struct md *m, int f, uint32_t bits);
+void md_flags_wait(struct md *m, int f, uint32_t want, unsigned opt, uint32_t timeout);
+int md_flags_wait_nowait(struct md *m, int f, uint32_t want, unsigned opt, uint32_t *actual);
+int md_flags_get(const struct md *m, int f, uint32_t *bits);
+
+/* Block pool (R10.4). A block from the free list is not predicted (the rules
+ * do not say which one): msg = MD_BLOCK_ANY; a handed-over block is. */
+void md_pool_alloc(struct md *m, uint32_t timeout);
+int md_pool_alloc_nowait(struct md *m);
+int md_pool_free(struct md *m, uint32_t block);  /* also from interrupts */
+int md_pool_available(const struct md *m, uint32_t *n);
+
+/* Software timers (R8.5, R9.4, R10.2). */
+int md_timer_start(struct md *m, int k, uint32_t delay, uint32_t period, int action);
+int md_timer_stop(struct md *m, int k);
+bool md_timer_active(const struct md *m, int k);
+void md_timer_fire(struct md *m, int k);       /* one expiry, from md_timeout */
+
+/* Deleting (R9.1, R5.8): marks the object deleted, then the caller wakes
+ * one waiter per step as it runs (md_settle) and, with none left,
+ * re-creates it (the driver's delete op is delete + create). */
+void md_delete(struct md *m, int kind, int idx);
+bool md_dead(const struct md *m, int kind, int idx);
+
+/* Multi-step calls (flush R9.2, flags set R9.3, delete R9.1) in progress. */
+bool md_stepping(const struct md *m, int t);
+/* The thread t's next step would wake, or MD_NONE if it wakes nobody. */
+int md_step_candidate(const struct md *m, int t);
+/* One step of t's call: wakes a thread (true) or finishes the call. */
+bool md_step(struct md *m, int t);
+
+/* Shared by model*.c. */
+int md_first_waiter(const struct md *m, int kind, int obj);
+void md_block(struct md *m, int t, int kind, int obj, uint32_t timeout);
+void md_end_wait(struct md *m, int t, int status);
+void md_update_eff(struct md *m, int t);
+uint64_t md_next_arm_seq(struct md *m);
+int md_flags_candidate(const struct md *m, int f);
+bool md_flags_scan_one(struct md *m, int f);
+bool md_delete_step(struct md *m, int t);
+int md_delete_candidate(const struct md *m, int t);
+
 /* Scheduling and time. */
 void md_resched(struct md *m);
 void md_tick(struct md *m);
 void md_process_due(struct md *m);              /* every due timeout, R8.5 order */
-int md_first_due(const struct md *m);           /* next due timeout's thread or MD_NONE */
-void md_timeout(struct md *m, int t);           /* one timeout expiry */
+int md_first_due(const struct md *m);           /* next due: thread, MD_TIMER_ID(k) or MD_NONE */
+void md_timeout(struct md *m, int t);           /* one expiry (thread or timer) */
 bool md_any_armed(const struct md *m);
 uint32_t md_next_deadline(const struct md *m);
 /* Run until a thread reaches its next call (returned) or nothing can happen:

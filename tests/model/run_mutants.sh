@@ -38,7 +38,8 @@ start=$(date +%s)
 
 # Tracked files only (other people's half-written untracked files stay out),
 # with their working-tree contents; a tracked file deleted in the tree is
-# simply absent. SOURCE=head takes the last commit instead.
+# simply absent. SOURCE=head takes the last commit instead. tests/model/'s
+# own sources are always taken from the tree.
 snapshot() {
     rm -rf "$copy" "$work/kernel.pristine"
     mkdir -p "$copy"
@@ -49,6 +50,10 @@ snapshot() {
             [ -e "$f" ] && printf '%s\0' "$f"
         done | tar --null -T - -cf -) | tar -xf - -C "$copy"
     fi || { echo "run_mutants: copying $repo failed"; exit 2; }
+    # This test's own sources as they are here, tracked or not yet (a new
+    # model_*.c named in CMakeLists.txt before it is committed).
+    cp "$here"/*.c "$here"/*.h "$here"/CMakeLists.txt "$copy/tests/model/" ||
+        { echo "run_mutants: copying $here failed"; exit 2; }
     cp -r "$copy/kernel" "$work/kernel.pristine"
     if ! cmake -S "$copy" -B "$copy/b" -G Ninja -DLIMEN_PORT=hosted -DLIMEN_SANITIZE=OFF \
             -DCMAKE_BUILD_TYPE=Release >"$work/configure.log" 2>&1; then

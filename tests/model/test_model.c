@@ -1,12 +1,16 @@
 /*
  * Model-based random test (hosted port only). A seeded PRNG chooses the
  * next call for whichever kernel thread runs; the same call is applied to
- * the reference model (model.c, from docs/rules.md). At every point where a
+ * the reference model (model*.c, from docs/rules.md). At every point where a
  * thread returns from a call, the running thread, its status and every
  * thread's state, priorities and threshold, the semaphore counts and the
- * mutex owners, the queues' messages and every value received must match
- * the model. Simulated interrupts (lm_hosted_irq_at_unmask) give semaphores,
- * resume threads and send to or receive from queues (LM_NO_WAIT).
+ * mutex owners, the queues' messages and every value received, the flags
+ * and what waits reported, the pool's free count and the blocks handed
+ * over, the timers' state and their callbacks' log must match the model;
+ * objects are deleted and re-created on the way. Simulated interrupts
+ * (lm_hosted_irq_at_unmask) give semaphores, resume threads, send to or
+ * receive from queues, set or wait on flags and allocate or free blocks
+ * (LM_NO_WAIT); timer callbacks give semaphores or resume threads.
  *
  *     test_model [seed [steps]]
  *     test_model --replay FILE     replay a tape (README "Shortest reproducer")
@@ -42,7 +46,31 @@ static uint32_t next_val = 1;
 /* Per thread: the message it sends (the kernel keeps a pointer to it while
  * the sender is blocked) and the buffer it receives into. */
 static uint32_t txbuf[MD_THREADS], rxbuf[MD_THREADS];
-static bool check_rx[MD_THREADS]; /* its last call was a receive or peek */
+/* What a thread's last call returned that the model predicts: a message
+ * (receive, peek), the flags a wait reported (R10.1), a pool block. */
+enum check_kind { CHK_NONE, CHK_MSG, CHK_FLAGS, CHK_BLOCK };
+static int check_rx[MD_THREADS]; /* enum check_kind */
+static uint32_t fact[MD_THREADS];
+
+/* Event flags (3 bits used, so waits are often satisfied). */
+static lm_flags_t flags[MD_FLAGS];
+
+/* One pool of MD_POOL_BLOCKS blocks. The driver tracks who holds each block
+ * (the rules do not say which free block an allocation gets, R10.4 fixes
+ * the block a waiter is handed). A delete + re-create frees every block:
+ * pool_gen tells a call made before it from one made after. */
+#define BLK_IRQ MD_THREADS /* held by the handlers */
+static lm_pool_t pool;
+static LM_POOL_BUFFER_DEFINE(pbuf, 8, MD_POOL_BLOCKS);
+static int blk_owner[MD_POOL_BLOCKS];
+static void *rxblk[MD_THREADS];
+static unsigned long pool_gen, alloc_gen[MD_THREADS];
+
+/* Two timers; each callback appends (timer, tick) to klog and does its
+ * action (give a semaphore or resume a thread), as the model predicts. */
+static lm_timer_t timers[MD_TIMERS];
+static struct md_log_entry klog[MD_LOG];
+static unsigned long knlog, klog_checked;
 static lm_thread_t *th[MD_THREADS];
 static uint64_t rng;
 static unsigned long steps, budget, runs;
@@ -90,11 +118,15 @@ static uint32_t rnd(uint32_t n)
 enum op_code {
     OP_TAKE, OP_GIVE, OP_LOCK, OP_UNLOCK, OP_PRIO, OP_THR, OP_YIELD, OP_SLEEP, OP_WORK,
     OP_SUSPEND, OP_RESUME, OP_QSEND, OP_QFRONT, OP_QRECV, OP_QPEEK, OP_QFLUSH, OP_QCOUNT,
-    OP_IRQ, OP_CODES
+    OP_IRQ, OP_FSET, OP_FCLEAR, OP_FWAIT, OP_FGET, OP_PALLOC, OP_PFREE, OP_PAVAIL,
+    OP_TSTART, OP_TSTOP, OP_TACTIVE, OP_DELETE, OP_CODES
 };
 static const char *const op_names[OP_CODES] = {
     "take", "give", "lock", "unlock", "prio", "thr", "yield", "sleep", "work",
-    "suspend", "resume", "qsend", "qfront", "qrecv", "qpeek", "qflush", "qcount", "irq"};
+    "suspend", "resume", "qsend", "qfront", "qrecv", "qpeek", "qflush", "qcount", "irq",
+    "fset", "fclear", "fwait", "fget", "palloc", "pfree", "pavail", "tstart", "tstop",
+    "tactive", "delete"};
+static const char *const obj_names[] = {"S", "M", "Q", "F", "P"}; /* enum md_obj */
 struct op {
     int code; /* enum op_code */
     int a, b, c; /* irq: kind, arg, delay */
@@ -189,6 +221,13 @@ static const char *read_tape(const char *path)
     return sig;
 }
 
+static uint32_t ring_value(const lm_queue_t *q, uint32_t k)
+{
+    uint32_t v;
+    memcpy(&v, q->buffer + 4u * ((q->head + k) % q->capacity), 4);
+    return v;
+}
+
 static _Noreturn void diverge(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static _Noreturn void diverge(const char *fmt, ...)
 {
@@ -233,9 +272,7 @@ static _Noreturn void diverge(const char *fmt, ...)
         printf("  Q%d count %u|%u kernel:", q, (unsigned)queues[q].count,
                (unsigned)M.q_count[q]);
         for (uint32_t k = 0; k < queues[q].count; k++) {
-            uint32_t v;
-            memcpy(&v, queues[q].buffer + 4u * ((queues[q].head + k) % queues[q].capacity), 4);
-            printf(" %u", (unsigned)v);
+            printf(" %u", (unsigned)ring_value(&queues[q], k));
         }
         printf(" model:");
         for (uint32_t k = 0; k < M.q_count[q]; k++) {
@@ -249,10 +286,40 @@ static _Noreturn void diverge(const char *fmt, ...)
         }
         printf("\n");
     }
+    for (int f = 0; f < MD_FLAGS; f++) {
+        printf("  F%d 0x%x|0x%x%s waiters model (arrival order by wseq):", f,
+               (unsigned)flags[f].bits, (unsigned)M.f_bits[f], M.f_dead[f] ? " deleted" : "");
+        for (int i = 0; i < M.n; i++) {
+            if (M.t[i].wait == MD_W_FLAGS && M.t[i].wobj == f) {
+                printf(" T%d(0x%x%s%s%s seq %lld)", i, (unsigned)M.t[i].fwant,
+                       (M.t[i].fopt & MD_F_ALL) ? " all" : " any",
+                       (M.t[i].fopt & MD_F_CONSUME) ? " consume" : "",
+                       M.t[i].fpend ? " unchecked" : "", (long long)M.t[i].wseq);
+            }
+        }
+        printf("\n");
+    }
+    printf("  pool free %u|%u%s, blocks held:", (unsigned)pool.free_count,
+           (unsigned)M.pool_free, M.pool_dead ? " deleted" : "");
+    for (unsigned b = 0; b < MD_POOL_BLOCKS; b++) {
+        printf(" %d", blk_owner[b]);
+    }
+    printf("\n  timers:");
+    for (int k = 0; k < MD_TIMERS; k++) {
+        printf(" %d: active %d|%d deadline model %u period %u action %d;", k,
+               (int)lm_timer_active(&timers[k]), (int)M.tm[k].active,
+               (unsigned)M.tm[k].deadline, (unsigned)M.tm[k].period, M.tm[k].action);
+    }
+    printf(" callbacks %lu|%lu\n", knlog, M.nlog);
     printf("  model time %u, armed:", (unsigned)M.time);
     for (int i = 0; i < M.n; i++) {
         if (M.t[i].armed) {
             printf(" T%d@%u", i, (unsigned)M.t[i].deadline);
+        }
+    }
+    for (int k = 0; k < MD_TIMERS; k++) {
+        if (M.tm[k].armed) {
+            printf(" timer%d@%u", k, (unsigned)M.tm[k].deadline);
         }
     }
     printf("\n");
@@ -299,8 +366,17 @@ static lm_thread_state_t expected_state(int i)
     }
 }
 
-/* Every observable the model predicts, except the running thread. */
-static void compare_objects(const char *where)
+/* A deleted object (not re-created yet) answers LM_ERR_OBJECT (R9.1). */
+static void compare_status(const char *where, const char *what, int i, lm_status_t st,
+                           bool dead)
+{
+    if (st != (dead ? LM_ERR_OBJECT : LM_OK)) {
+        diverge("%s: reading %s%d returned %s, model says %s", where, what, i,
+                lm_status_name(st), dead ? "deleted" : "live");
+    }
+}
+
+static void compare_threads(const char *where)
 {
     for (int i = 0; i < M.n; i++) {
         if (lm_thread_state(th[i]) != expected_state(i)) {
@@ -315,10 +391,14 @@ static void compare_objects(const char *where)
                     lm_thread_threshold(th[i]), M.t[i].prio, M.t[i].base, M.t[i].thr);
         }
     }
+}
+
+static void compare_sems_mutexes(const char *where)
+{
     for (int s = 0; s < MD_SEMS; s++) {
         uint32_t c = 0;
-        (void)lm_sem_count(&sems[s], &c);
-        if (c != M.sem_count[s]) {
+        compare_status(where, "S", s, lm_sem_count(&sems[s], &c), M.sem_dead[s]);
+        if (!M.sem_dead[s] && c != M.sem_count[s]) {
             diverge("%s: S%d count %u, model %u", where, s, (unsigned)c,
                     (unsigned)M.sem_count[s]);
         }
@@ -329,17 +409,23 @@ static void compare_objects(const char *where)
             diverge("%s: M%d owner T%d, model T%d", where, x, o, M.mtx_owner[x]);
         }
     }
+}
+
+static void compare_queues(const char *where)
+{
     for (int q = 0; q < MD_QUEUES; q++) {
         uint32_t c = 0;
-        (void)lm_queue_count(&queues[q], &c);
+        compare_status(where, "Q", q, lm_queue_count(&queues[q], &c), M.q_dead[q]);
+        if (M.q_dead[q]) {
+            continue;
+        }
         if (c != M.q_count[q]) {
             diverge("%s: Q%d count %u, model %u", where, q, (unsigned)c,
                     (unsigned)M.q_count[q]);
         }
         /* The queued values in order (test-only read of the ring). */
         for (uint32_t k = 0; k < c; k++) {
-            uint32_t v;
-            memcpy(&v, queues[q].buffer + 4u * ((queues[q].head + k) % queues[q].capacity), 4);
+            uint32_t v = ring_value(&queues[q], k);
             if (v != M.q_buf[q][k]) {
                 diverge("%s: Q%d message %u is %u, model %u", where, q, (unsigned)k,
                         (unsigned)v, (unsigned)M.q_buf[q][k]);
@@ -348,10 +434,66 @@ static void compare_objects(const char *where)
     }
 }
 
+static void compare_flags_pool(const char *where)
+{
+    for (int f = 0; f < MD_FLAGS; f++) {
+        uint32_t b = 0;
+        compare_status(where, "F", f, lm_flags_get(&flags[f], &b), M.f_dead[f]);
+        if (!M.f_dead[f] && b != M.f_bits[f]) {
+            diverge("%s: F%d flags 0x%x, model 0x%x", where, f, (unsigned)b,
+                    (unsigned)M.f_bits[f]);
+        }
+    }
+    uint32_t n = 0;
+    compare_status(where, "P", 0, lm_pool_available(&pool, &n), M.pool_dead);
+    if (!M.pool_dead && n != M.pool_free) {
+        diverge("%s: pool has %u free blocks, model %u", where, (unsigned)n,
+                (unsigned)M.pool_free);
+    }
+}
+
+static void compare_timers(const char *where)
+{
+    for (int k = 0; k < MD_TIMERS; k++) {
+        if (lm_timer_active(&timers[k]) != M.tm[k].active) {
+            diverge("%s: timer %d active %d, model %d", where, k,
+                    (int)lm_timer_active(&timers[k]), (int)M.tm[k].active);
+        }
+    }
+    /* Each callback checks that it is the model's next expiry; a missing or
+     * extra one shows here, and the logs must agree entry by entry. */
+    if (knlog != M.nlog) {
+        diverge("%s: %lu timer callbacks ran, model %lu", where, knlog, M.nlog);
+    }
+    for (; klog_checked < knlog; klog_checked++) {
+        const struct md_log_entry *k = &klog[klog_checked % MD_LOG];
+        const struct md_log_entry *e = &M.log[klog_checked % MD_LOG];
+        if (k->timer != e->timer || k->tick != e->tick) {
+            diverge("%s: timer callback %lu was timer %d at tick %u, model timer %d at %u",
+                    where, klog_checked, k->timer, (unsigned)k->tick, e->timer,
+                    (unsigned)e->tick);
+        }
+    }
+}
+
+/* Every observable the model predicts, except the running thread. */
+static void compare_objects(const char *where)
+{
+    compare_threads(where);
+    compare_sems_mutexes(where);
+    compare_queues(where);
+    compare_flags_pool(where);
+    compare_timers(where);
+}
+
 /* ---- simulated interrupts ---- */
 
+/* Handler kinds (tape: irq kind arg delay). */
+enum irq_kind {
+    IRQ_GIVE, IRQ_RESUME, IRQ_QSEND, IRQ_QRECV, IRQ_FLAGS, IRQ_POOL, IRQ_KINDS
+};
 struct irq_op {
-    int kind; /* 0: give sem, 1: resume thread, 2: queue send, 3: queue receive */
+    int kind; /* enum irq_kind */
     int arg;
     bool used;
 };
@@ -365,14 +507,15 @@ static struct irq_op irq_ops[IRQ_SLOTS];
  * handler takes the processed ones as a prefix of the R8.5 order, which is
  * itself checked (a later one processed before an earlier one diverges).
  */
-/* Thread f is flushing a queue in the model and the kernel has already
- * admitted the sender its next step would admit. */
-static bool flush_stepped(int f)
+/* Thread f is in a multi-step call in the model (flush R9.2, flags set
+ * R9.3, delete R9.1) and the kernel has already woken the thread its next
+ * step would wake. */
+static bool stepped(int f)
 {
-    if (f == MD_NONE || M.t[f].flushing == 0) {
+    if (f == MD_NONE || !md_stepping(&M, f)) {
         return false;
     }
-    int w = md_flush_candidate(&M, f);
+    int w = md_step_candidate(&M, f);
     return w != MD_NONE && lm_thread_state(th[w]) != LM_THREAD_BLOCKED;
 }
 
@@ -397,44 +540,48 @@ static void irq_sync(void)
         }
     }
     for (int t = md_first_due(&M); t != MD_NONE; t = md_first_due(&M)) {
+        if (t >= MD_THREADS) {
+            break; /* a timer: its callback brings the model forward itself */
+        }
         lm_thread_state_t ks = lm_thread_state(th[t]);
         if (ks == LM_THREAD_BLOCKED || ks == LM_THREAD_SLEEPING) {
             break; /* not processed yet */
         }
         md_timeout(&M, t);
     }
-    /* R9.2: a flush admits senders one per masked step, and a handler can
-     * run between two steps. The steps the kernel has made show as admitted
-     * senders no longer blocked (no time passes during a flush, so none of
-     * them left through a timeout). Between two steps the flushing thread
-     * went through an unmask: any switch the first step made necessary
-     * happened there, so the model decides before the next step. */
-    for (bool stepped = false;;) {
+    /* R9.1-R9.3: a flush, a flags set and a delete wake threads one per
+     * masked step, and a handler can run between two steps. The steps the
+     * kernel has made show as the threads they wake no longer blocked (a
+     * flags check that wakes nobody changes nothing visible, and the model
+     * makes those with the next wake). Between two steps the stepping
+     * thread went through an unmask: any switch the first step made
+     * necessary happened there, so the model decides before the next. */
+    for (bool any = false;;) {
         int f = M.cur;
-        if (!flush_stepped(f)) {
-            /* Another thread's flush went on: the kernel made a decision
-             * the model has not made yet to run it (after a switch away
-             * from it, e.g. to a sender it admitted). */
+        if (!stepped(f)) {
+            /* Another thread's call went on: the kernel made a decision the
+             * model has not made yet to run it (after a switch away from
+             * it, e.g. to a thread it woke). */
             bool other = false;
             for (int i = 0; i < M.n; i++) {
-                other = other || (i != f && flush_stepped(i));
+                other = other || (i != f && stepped(i));
             }
             if (!other) {
                 break;
             }
             md_resched(&M);
-            if (!flush_stepped(M.cur)) {
-                diverge("irq: a flush admitted a sender, model runs T%d", M.cur);
+            if (!stepped(M.cur)) {
+                diverge("irq: a multi-step call woke a thread, model runs T%d", M.cur);
             }
-        } else if (stepped) {
+        } else if (any) {
             md_resched(&M);
             if (M.cur != f) {
-                diverge("irq: T%d's flush admitted another sender, model switched to T%d", f,
-                        M.cur);
+                diverge("irq: T%d's multi-step call woke another thread, model switched to T%d",
+                        f, M.cur);
             }
         }
-        (void)md_flush_step(&M, M.cur);
-        stepped = true;
+        (void)md_step(&M, M.cur);
+        any = true;
     }
     for (int t = 0; t < M.n; t++) {
         lm_thread_state_t ks = lm_thread_state(th[t]);
@@ -463,6 +610,79 @@ static void irq_sync(void)
     }
 }
 
+static int block_index(const void *blk)
+{
+    return (int)(((const uint8_t *)blk - pbuf) / (ptrdiff_t)LM_POOL_BLOCK_SIZE(8));
+}
+
+/* arg: flags index in bit 0; bit 1 set: a LM_NO_WAIT wait, else a set;
+ * bits 2-4 the bits; bits 5-6 the wait's options (R12.1). */
+static int irq_flags(int arg, int *got)
+{
+    int f = arg & 1;
+    uint32_t bits = (uint32_t)(arg >> 2) & 7u;
+    unsigned opt = (unsigned)(arg >> 5) & 3u;
+    if ((arg & 2) == 0) {
+        note("irq set F%d 0x%x", f, (unsigned)bits);
+        *got = lm_flags_set(&flags[f], bits);
+        return md_flags_set_isr(&M, f, bits);
+    }
+    uint32_t mv = 0, kv = 0;
+    note("irq wait F%d 0x%x opt %u", f, (unsigned)bits, opt);
+    int want = md_flags_wait_nowait(&M, f, bits, opt, &mv);
+    *got = lm_flags_wait(&flags[f], bits, opt, &kv, LM_NO_WAIT);
+    if (want == MD_OK && *got == LM_OK && mv != kv) {
+        diverge("irq wait on F%d reported 0x%x, model 0x%x", f, (unsigned)kv, (unsigned)mv);
+    }
+    return want;
+}
+
+/* Frees a block the handlers hold, else allocates one (LM_NO_WAIT). */
+static int irq_pool(int *got)
+{
+    for (unsigned b = 0; b < MD_POOL_BLOCKS; b++) {
+        if (blk_owner[b] == BLK_IRQ) {
+            note("irq free block %u", b);
+            blk_owner[b] = MD_NONE;
+            int want = md_pool_free(&M, b);
+            *got = lm_pool_free(&pool, pbuf + b * LM_POOL_BLOCK_SIZE(8));
+            return want;
+        }
+    }
+    void *blk = NULL;
+    note("irq alloc");
+    int want = md_pool_alloc_nowait(&M);
+    *got = lm_pool_alloc(&pool, &blk, LM_NO_WAIT);
+    if (*got == LM_OK) {
+        int b = block_index(blk);
+        if (blk_owner[b] != MD_NONE) {
+            diverge("irq got block %d, held by T%d", b, blk_owner[b]);
+        }
+        blk_owner[b] = BLK_IRQ;
+    }
+    return want;
+}
+
+static int irq_queue(const struct irq_op *op, int *got)
+{
+    if (op->kind == IRQ_QSEND) {
+        /* R12.1: the non-blocking form only. */
+        int q = op->arg % MD_QUEUES;
+        uint32_t v = (uint32_t)(op->arg / MD_QUEUES);
+        note("irq send Q%d %u", q, (unsigned)v);
+        *got = lm_queue_send(&queues[q], &v, sizeof v, LM_NO_WAIT);
+        return md_queue_send_nowait(&M, q, v, false);
+    }
+    uint32_t mv = 0, kv = 0;
+    note("irq receive Q%d", op->arg);
+    int want = md_queue_receive_nowait(&M, op->arg, &mv);
+    *got = lm_queue_receive(&queues[op->arg], &kv, sizeof kv, LM_NO_WAIT);
+    if (want == MD_OK && *got == LM_OK && mv != kv) {
+        diverge("irq received %u from Q%d, model %u", (unsigned)kv, op->arg, (unsigned)mv);
+    }
+    return want;
+}
+
 static void irq_handler(void *arg)
 {
     struct irq_op *op = arg;
@@ -470,33 +690,66 @@ static void irq_handler(void *arg)
     gen++;
     irq_sync();
     int want, got;
-    if (op->kind == 0) {
+    switch (op->kind) {
+    case IRQ_GIVE:
         note("irq give S%d", op->arg);
         want = md_sem_give(&M, op->arg);
         got = lm_sem_give(&sems[op->arg]);
-    } else if (op->kind == 2) {
-        /* R12.1: the non-blocking form only. */
-        int q = op->arg % MD_QUEUES;
-        uint32_t v = (uint32_t)(op->arg / MD_QUEUES);
-        note("irq send Q%d %u", q, (unsigned)v);
-        want = md_queue_send_nowait(&M, q, v, false);
-        got = lm_queue_send(&queues[q], &v, sizeof v, LM_NO_WAIT);
-    } else if (op->kind == 3) {
-        uint32_t mv = 0, kv = 0;
-        note("irq receive Q%d", op->arg);
-        want = md_queue_receive_nowait(&M, op->arg, &mv);
-        got = lm_queue_receive(&queues[op->arg], &kv, sizeof kv, LM_NO_WAIT);
-        if (want == MD_OK && got == LM_OK && mv != kv) {
-            diverge("irq received %u from Q%d, model %u", (unsigned)kv, op->arg, (unsigned)mv);
-        }
-    } else {
+        break;
+    case IRQ_QSEND:
+    case IRQ_QRECV:
+        want = irq_queue(op, &got);
+        break;
+    case IRQ_FLAGS:
+        want = irq_flags(op->arg, &got);
+        break;
+    case IRQ_POOL:
+        want = irq_pool(&got);
+        break;
+    default:
         note("irq resume T%d", op->arg);
         want = md_resume(&M, op->arg);
         got = lm_thread_resume(th[op->arg]);
+        break;
     }
     if (want != got) {
-        diverge("irq returned %s, model %s", lm_status_name(got),
+        diverge("irq returned %s, model %s", lm_status_name((lm_status_t)got),
                 lm_status_name((lm_status_t)want));
+    }
+}
+
+/* A timer's callback (R9.5): runs in the switch handler's deferred context,
+ * between its timeout steps; the model's next expiry must be this timer. */
+static int tm_action[MD_TIMERS];
+
+static void timer_callback(void *arg)
+{
+    int k = (int)(intptr_t)arg;
+    gen++;
+    irq_sync();
+    int id = md_first_due(&M);
+    if (id != MD_TIMER_ID(k)) {
+        diverge("timer %d fired at tick %u, model's next expiry is %s%d", k,
+                (unsigned)lm_tick_now(), id >= MD_THREADS ? "timer " : "T",
+                id >= MD_THREADS ? id - MD_THREADS : id);
+    }
+    note("timer %d fires (tick %u)", k, (unsigned)lm_tick_now());
+    md_timeout(&M, id);
+    klog[knlog % MD_LOG] = (struct md_log_entry){k, lm_tick_now()};
+    knlog++;
+    int a = tm_action[k];
+    lm_status_t got = LM_OK;
+    if (a >= 0 && a < MD_SEMS) {
+        got = lm_sem_give(&sems[a]);
+    } else if (a >= MD_SEMS) {
+        got = lm_thread_resume(th[a - MD_SEMS]);
+    }
+    if ((int)got != M.tm_status) {
+        diverge("timer %d's action %d returned %s, model %s", k, a, lm_status_name(got),
+                lm_status_name((lm_status_t)M.tm_status));
+    }
+    if (M.tm_stopped_self) {
+        (void)lm_timer_stop(&timers[k]);
     }
 }
 
@@ -522,6 +775,18 @@ static void replay_irqs(void)
     }
 }
 
+static int irq_arg(int kind)
+{
+    switch (kind) {
+    case IRQ_GIVE: return (int)rnd(MD_SEMS);
+    case IRQ_RESUME: return (int)rnd((uint32_t)M.n);
+    case IRQ_QSEND: return (int)rnd(MD_QUEUES) + MD_QUEUES * (int)next_val++;
+    case IRQ_QRECV: return (int)rnd(MD_QUEUES);
+    case IRQ_FLAGS: return (int)rnd(4) | (int)(1u + rnd(7)) << 2 | (int)rnd(4) << 5;
+    default: return 0;
+    }
+}
+
 static void maybe_raise_irq(void)
 {
     if (replaying) {
@@ -533,19 +798,8 @@ static void maybe_raise_irq(void)
     }
     for (int i = 0; i < IRQ_SLOTS; i++) {
         if (!irq_ops[i].used) {
-            int kind = (int)rnd(3);
-            int arg;
-            if (kind == 0) {
-                arg = (int)rnd(MD_SEMS);
-            } else if (kind == 1) {
-                arg = (int)rnd((uint32_t)M.n);
-            } else {
-                kind = 2 + (int)rnd(2); /* queue send / receive */
-                arg = (int)rnd(MD_QUEUES);
-                if (kind == 2) {
-                    arg += MD_QUEUES * (int)next_val++;
-                }
-            }
+            int kind = (int)rnd(IRQ_KINDS);
+            int arg = irq_arg(kind);
             int delay = 1 + (int)rnd(6);
             tape_push((struct op){OP_IRQ, kind, arg, delay});
             raise_irq(kind, arg, delay);
@@ -561,11 +815,69 @@ static lm_tick_t pick_timeout(void)
     return rnd(3) == 0 ? LM_NO_WAIT : 1u + rnd(3);
 }
 
+/* Flags calls on F0/F1, bits 0-2 only, so that waits are often satisfied.
+ * fwait: a = flags, b = timeout, c = requested bits | options << 8. */
+static struct op gen_flags_op(void)
+{
+    int f = (int)rnd(MD_FLAGS);
+    int bits = 1 + (int)rnd(7);
+    switch (rnd(8)) {
+    case 0:
+    case 1:
+        return (struct op){OP_FSET, f, bits, 0};
+    case 2:
+        return (struct op){OP_FCLEAR, f, bits, 0};
+    case 7:
+        return (struct op){OP_FGET, f, 0, 0};
+    default:
+        return (struct op){OP_FWAIT, f, (int)pick_timeout(), bits | (int)rnd(4) << 8};
+    }
+}
+
+/* Pool calls; pfree names a block the caller holds (if it holds none the
+ * call becomes pavail). */
+static struct op gen_pool_op(int me)
+{
+    switch (rnd(4)) {
+    case 0:
+    case 1:
+        return (struct op){OP_PALLOC, (int)pick_timeout(), 0, 0};
+    case 2:
+        for (unsigned b = 0; b < MD_POOL_BLOCKS; b++) {
+            if (blk_owner[b] == me) {
+                return (struct op){OP_PFREE, (int)b, 0, 0};
+            }
+        }
+        return (struct op){OP_PAVAIL, 0, 0, 0};
+    default:
+        return (struct op){OP_PAVAIL, 0, 0, 0};
+    }
+}
+
+/* tstart: a = timer, b = delay | period << 8, c = callback action (-1
+ * nothing, 0..MD_SEMS-1 give S, then resume T(c - MD_SEMS)). */
+static struct op gen_timer_op(void)
+{
+    int k = (int)rnd(MD_TIMERS);
+    switch (rnd(4)) {
+    case 0:
+    case 1: {
+        int delay = 1 + (int)rnd(3), period = (int)rnd(4);
+        int action = (int)rnd((uint32_t)(MD_SEMS + M.n + 1)) - 1;
+        return (struct op){OP_TSTART, k, delay | period << 8, action};
+    }
+    case 2:
+        return (struct op){OP_TSTOP, k, 0, 0};
+    default:
+        return (struct op){OP_TACTIVE, k, 0, 0};
+    }
+}
+
 /* Choose one call (the PRNG draws in the order the seeds were made with). */
 static struct op gen_op(int me)
 {
     int s = (int)rnd(MD_SEMS), x = (int)rnd(MD_MUTEXES), t = (int)rnd((uint32_t)M.n);
-    switch (rnd(16)) {
+    switch (rnd(22)) {
     case 0:
     case 1:
         return (struct op){OP_TAKE, s, (int)pick_timeout(), 0};
@@ -618,17 +930,214 @@ static struct op gen_op(int me)
             return (struct op){OP_QCOUNT, q, 0, 0};
         }
     }
+    case 16:
+    case 17:
+        return gen_flags_op();
+    case 18:
+    case 19:
+        return gen_pool_op(me);
+    case 20:
+        return gen_timer_op();
+    case 21:
+        /* Object kind and index; the pool is the only one of its kind. */
+        return (struct op){OP_DELETE, (int)rnd(5), (int)rnd(2), 0};
     default:
         return (struct op){OP_RESUME, t, 0, 0};
     }
+}
+
+static lm_status_t exec_flags_op(int me, struct op o)
+{
+    int f = o.a;
+    uint32_t bits = (uint32_t)o.b;
+    switch (o.code) {
+    case OP_FSET:
+        note("T%d set F%d 0x%x", me, f, (unsigned)bits);
+        md_flags_set(&M, f, bits);
+        return lm_flags_set(&flags[f], bits);
+    case OP_FCLEAR:
+        note("T%d clear F%d 0x%x", me, f, (unsigned)bits);
+        M.t[me].ret = md_flags_clear(&M, f, bits);
+        return lm_flags_clear(&flags[f], bits);
+    case OP_FGET: {
+        note("T%d get F%d", me, f);
+        check_rx[me] = CHK_FLAGS;
+        fact[me] = 0;
+        M.t[me].ret = md_flags_get(&M, f, &M.t[me].msg);
+        return lm_flags_get(&flags[f], &fact[me]);
+    }
+    default: {
+        uint32_t want = (uint32_t)o.c & 0xFFu;
+        unsigned opt = (unsigned)o.c >> 8;
+        note("T%d wait F%d 0x%x %s%s timeout %u", me, f, (unsigned)want,
+             (opt & MD_F_ALL) ? "all" : "any", (opt & MD_F_CONSUME) ? " consume" : "",
+             (unsigned)o.b);
+        check_rx[me] = CHK_FLAGS;
+        fact[me] = 0;
+        md_flags_wait(&M, f, want, opt, (uint32_t)o.b);
+        return lm_flags_wait(&flags[f], want, opt, &fact[me], (lm_tick_t)o.b);
+    }
+    }
+}
+
+static lm_status_t exec_pool_op(int me, struct op o)
+{
+    if (o.code == OP_PFREE && (unsigned)o.a < MD_POOL_BLOCKS && blk_owner[o.a] == me) {
+        note("T%d free block %d", me, o.a);
+        blk_owner[o.a] = MD_NONE; /* a waiter handed it claims it when it returns */
+        M.t[me].ret = md_pool_free(&M, (uint32_t)o.a);
+        return lm_pool_free(&pool, pbuf + (size_t)o.a * LM_POOL_BLOCK_SIZE(8));
+    }
+    if (o.code == OP_PALLOC) {
+        note("T%d alloc timeout %u", me, (unsigned)o.a);
+        check_rx[me] = CHK_BLOCK;
+        rxblk[me] = NULL;
+        alloc_gen[me] = pool_gen;
+        md_pool_alloc(&M, (uint32_t)o.a);
+        return lm_pool_alloc(&pool, &rxblk[me], (lm_tick_t)o.a);
+    }
+    note("T%d available", me);
+    uint32_t n = 0, mn = 0;
+    M.t[me].ret = md_pool_available(&M, &mn);
+    lm_status_t st = lm_pool_available(&pool, &n);
+    if (st == LM_OK && M.t[me].ret == MD_OK && n != mn) {
+        diverge("T%d: pool available %u, model %u", me, (unsigned)n, (unsigned)mn);
+    }
+    return st;
+}
+
+static lm_status_t exec_timer_op(int me, struct op o)
+{
+    int k = o.a;
+    switch (o.code) {
+    case OP_TSTART: {
+        uint32_t delay = (uint32_t)o.b & 0xFFu, period = (uint32_t)o.b >> 8;
+        note("T%d start timer %d delay %u period %u action %d", me, k, (unsigned)delay,
+             (unsigned)period, o.c);
+        tm_action[k] = o.c;
+        M.t[me].ret = md_timer_start(&M, k, delay, period, o.c);
+        return lm_timer_start(&timers[k], delay, period);
+    }
+    case OP_TSTOP:
+        note("T%d stop timer %d", me, k);
+        M.t[me].ret = md_timer_stop(&M, k);
+        return lm_timer_stop(&timers[k]);
+    default:
+        note("T%d active timer %d", me, k);
+        M.t[me].ret = MD_OK;
+        if (lm_timer_active(&timers[k]) != md_timer_active(&M, k)) {
+            diverge("T%d: timer %d active %d, model %d", me, k,
+                    (int)lm_timer_active(&timers[k]), (int)md_timer_active(&M, k));
+        }
+        return LM_OK;
+    }
+}
+
+/* The object as one_run() creates it, in the same control block. */
+static lm_status_t create_object(int kind, int idx)
+{
+    switch (kind) {
+    case MD_O_SEM: return lm_sem_create(&sems[idx], 0, MD_SEM_MAX);
+    case MD_O_MUTEX: return lm_mutex_create(&mtx[idx], LM_MUTEX_INHERIT);
+    case MD_O_QUEUE: return lm_queue_create(&queues[idx], qbufs[idx], 4u, qcap[idx]);
+    case MD_O_FLAGS: return lm_flags_create(&flags[idx], 0);
+    default: break;
+    }
+    /* Every block is free again: blocks taken before are forgotten. */
+    pool_gen++;
+    for (unsigned b = 0; b < MD_POOL_BLOCKS; b++) {
+        blk_owner[b] = MD_NONE;
+    }
+    return lm_pool_create(&pool, pbuf, sizeof pbuf, 8, MD_POOL_BLOCKS);
+}
+
+static lm_status_t delete_object(int kind, int idx)
+{
+    switch (kind) {
+    case MD_O_SEM: return lm_sem_delete(&sems[idx]);
+    case MD_O_MUTEX: return lm_mutex_delete(&mtx[idx]);
+    case MD_O_QUEUE: return lm_queue_delete(&queues[idx]);
+    case MD_O_FLAGS: return lm_flags_delete(&flags[idx]);
+    default: return lm_pool_delete(&pool);
+    }
+}
+
+/* Counts the deletes made while a flush or a flags set is still working on
+ * the object (R9.1: its remaining steps wake nobody), so a run shows the
+ * case was reached. */
+static unsigned long n_delete_during_steps;
+
+static void count_delete_meeting_steps(int kind, int idx)
+{
+    for (int i = 0; i < M.n; i++) {
+        if ((kind == MD_O_QUEUE && M.t[i].flushing == idx + 1) ||
+            (kind == MD_O_FLAGS && M.t[i].fscan == idx + 1)) {
+            n_delete_during_steps++;
+            return;
+        }
+    }
+}
+
+/* Delete, then re-create at once in the same control block (R9.1). */
+static lm_status_t exec_delete_op(int me, struct op o)
+{
+    int kind = o.a, idx = kind == MD_O_POOL ? 0 : o.b;
+    count_delete_meeting_steps(kind, idx);
+    note("T%d delete %s%d and re-create", me, obj_names[kind], idx);
+    md_delete(&M, kind, idx);
+    lm_status_t st = delete_object(kind, idx);
+    if (st == LM_OK) {
+        lm_status_t c = create_object(kind, idx);
+        if (c != LM_OK) {
+            diverge("T%d: re-creating %s%d returned %s", me, obj_names[kind], idx,
+                    lm_status_name(c));
+        }
+    }
+    return st;
+}
+
+/* After a call returns: the pool block an allocation got must be free (not
+ * held by anyone), and a block handed over by a free the one the model
+ * names (R10.4). */
+static void claim_block(int me, lm_status_t st)
+{
+    if (check_rx[me] != CHK_BLOCK || st != LM_OK || alloc_gen[me] != pool_gen) {
+        return; /* a block of the pool before its re-creation is free now */
+    }
+    int b = block_index(rxblk[me]);
+    if (b < 0 || b >= (int)MD_POOL_BLOCKS) {
+        diverge("T%d: alloc returned %p, not a block of the pool", me, rxblk[me]);
+    }
+    if (M.t[me].msg != MD_BLOCK_ANY && (uint32_t)b != M.t[me].msg) {
+        diverge("T%d was handed block %d, model %u", me, b, (unsigned)M.t[me].msg);
+    }
+    if (blk_owner[b] != MD_NONE) {
+        diverge("T%d got block %d, held by %d", me, b, blk_owner[b]);
+    }
+    blk_owner[b] = me;
 }
 
 /* Apply one call to the model, then make it on the kernel. */
 static lm_status_t exec_op(int me, struct op o)
 {
     int a = o.a, b = o.b;
-    check_rx[me] = false;
+    check_rx[me] = CHK_NONE;
     switch (o.code) {
+    case OP_FSET:
+    case OP_FCLEAR:
+    case OP_FWAIT:
+    case OP_FGET:
+        return exec_flags_op(me, o);
+    case OP_PALLOC:
+    case OP_PFREE:
+    case OP_PAVAIL:
+        return exec_pool_op(me, o);
+    case OP_TSTART:
+    case OP_TSTOP:
+    case OP_TACTIVE:
+        return exec_timer_op(me, o);
+    case OP_DELETE:
+        return exec_delete_op(me, o);
     case OP_QSEND:
     case OP_QFRONT: {
         bool front = o.code == OP_QFRONT;
@@ -641,13 +1150,13 @@ static lm_status_t exec_op(int me, struct op o)
     }
     case OP_QRECV:
         note("T%d receive Q%d timeout %u", me, a, (unsigned)b);
-        check_rx[me] = true;
+        check_rx[me] = CHK_MSG;
         rxbuf[me] = 0;
         md_queue_receive(&M, a, (uint32_t)b);
         return lm_queue_receive(&queues[a], &rxbuf[me], 4u, (lm_tick_t)b);
     case OP_QPEEK: {
         note("T%d peek Q%d", me, a);
-        check_rx[me] = true;
+        check_rx[me] = CHK_MSG;
         rxbuf[me] = 0;
         uint32_t v = 0;
         M.t[me].ret = md_queue_peek(&M, a, &v);
@@ -661,9 +1170,9 @@ static lm_status_t exec_op(int me, struct op o)
     case OP_QCOUNT: {
         note("T%d count Q%d", me, a);
         uint32_t c = 0;
-        M.t[me].ret = MD_OK;
+        M.t[me].ret = M.q_dead[a] ? MD_OBJECT : MD_OK; /* R9.1 */
         lm_status_t st = lm_queue_count(&queues[a], &c);
-        if (c != M.q_count[a]) {
+        if (st == LM_OK && !M.q_dead[a] && c != M.q_count[a]) {
             diverge("T%d: Q%d count returned %u, model %u", me, a, (unsigned)c,
                     (unsigned)M.q_count[a]);
         }
@@ -759,12 +1268,17 @@ static void runner(void *arg)
             if (M.time != lm_tick_now()) {
                 diverge("tick %u, model %u", (unsigned)lm_tick_now(), (unsigned)M.time);
             }
-            if (check_rx[me] && st == LM_OK && rxbuf[me] != M.t[me].msg) {
+            if (check_rx[me] == CHK_MSG && st == LM_OK && rxbuf[me] != M.t[me].msg) {
                 diverge("T%d received %u, model %u", me, (unsigned)rxbuf[me],
+                        (unsigned)M.t[me].msg);
+            }
+            if (check_rx[me] == CHK_FLAGS && st == LM_OK && fact[me] != M.t[me].msg) {
+                diverge("T%d's flags call reported 0x%x, model 0x%x", me, (unsigned)fact[me],
                         (unsigned)M.t[me].msg);
             }
             compare_objects("step");
             if (first) {
+                claim_block(me, st);
                 note("  T%d <- %s (tick %u)", me, lmt_sn(st), (unsigned)M.time);
                 if (steps >= budget) {
                     lm_port_irq_unlock(is);
@@ -784,6 +1298,28 @@ static void runner(void *arg)
     }
 }
 
+/* Totals over the runs: shows that the paths the newer rules cover are
+ * taken (the model is re-initialised per run, so they are summed here). */
+static unsigned long cov_flag_wakes, cov_handovers, cov_fires, cov_deleted, cov_taken;
+
+static void add_coverage(void)
+{
+    cov_flag_wakes += M.n_flag_wakes;
+    cov_handovers += M.n_handovers;
+    cov_fires += M.n_fires;
+    cov_deleted += M.n_deleted_wakes;
+    cov_taken += M.n_mutex_taken;
+}
+
+static void print_coverage(void)
+{
+    printf("model: flags waiters woken by a set %lu, pool blocks handed over %lu, timer "
+           "callbacks %lu, waiters woken by a delete %lu, owned mutexes deleted %lu\n",
+           cov_flag_wakes, cov_handovers, cov_fires, cov_deleted, cov_taken);
+    printf("model: deletes that met a flush or a flags set under way %lu\n",
+           n_delete_during_steps);
+}
+
 static const char *const names[MD_THREADS] = {"T0", "T1", "T2", "T3", "T4", "T5", "T6", "T7"};
 
 /* One simulation: fresh kernel and objects, random priorities and
@@ -797,6 +1333,21 @@ static void one_run(void)
     memset(irq_ops, 0, sizeof irq_ops);
     memset(queues, 0, sizeof queues);
     memset(check_rx, 0, sizeof check_rx);
+    memset(flags, 0, sizeof flags);
+    memset(&pool, 0, sizeof pool);
+    memset(timers, 0, sizeof timers);
+    knlog = 0;
+    klog_checked = 0;
+    for (unsigned b = 0; b < MD_POOL_BLOCKS; b++) {
+        blk_owner[b] = MD_NONE;
+    }
+    for (int f = 0; f < MD_FLAGS; f++) {
+        LMT_ST(lm_flags_create(&flags[f], 0), LM_OK);
+    }
+    LMT_ST(lm_pool_create(&pool, pbuf, sizeof pbuf, 8, MD_POOL_BLOCKS), LM_OK);
+    for (int k = 0; k < MD_TIMERS; k++) {
+        LMT_ST(lm_timer_create(&timers[k], timer_callback, (void *)(intptr_t)k), LM_OK);
+    }
     for (int q = 0; q < MD_QUEUES; q++) {
         LMT_ST(lm_queue_create(&queues[q], qbufs[q], 4u, qcap[q]), LM_OK);
     }
@@ -830,9 +1381,11 @@ static void one_run(void)
     for (int q = 0; q < MD_QUEUES; q++) {
         md_queue_init(&M, q, qcap[q]);
     }
+    md_pool_init(&M);
     note("run %lu", runs);
     lmt_run();
     runs++;
+    add_coverage();
     if (steps < budget) {
         /* Quiescent: the model must agree that nothing can happen. */
         if (md_settle(&M) != MD_NONE) {
@@ -987,6 +1540,7 @@ int main(int argc, char **argv)
         one_run();
     }
     printf("model: %lu steps, %lu divergences (%lu runs)\n", steps, divergences, runs);
+    print_coverage();
     free(tape);
     return divergences == 0 ? 0 : 1;
 }
