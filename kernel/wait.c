@@ -38,7 +38,9 @@ void lmk_wait_prioq_locked(struct lm_prioq *wq, uint8_t kind, void *obj,
  * Context: any. Lock: held. Cost: O(1). */
 void lmk_wait_finish_locked(lm_thread_t *t, lm_status_t status)
 {
-    lmk_timeout_cancel_locked(&t->timeout);
+    if (lmk_timeout_armed(&t->timeout)) { /* most waits end before their timeout */
+        lmk_timeout_cancel_locked(&t->timeout);
+    }
     t->wait_status = status;
     t->wait_kind = LMK_WAIT_NONE;
     if (t->suspended != 0u) {

@@ -98,11 +98,20 @@ def cmd_demo(args):
     board = args.board
     if setup({**HOST_TOOLS, **ARM_TOOLS}, ARM_PACKAGES) != 0:
         return 1
-    if build(board, ["producer_consumer"]) != 0:
-        return 1
+    if args.config is None:
+        bdir = os.path.join(ROOT, "build", board)
+        if build(board, ["producer_consumer"]) != 0:
+            return 1
+    else:
+        # The board's preset with a configuration header from configs/.
+        bdir = os.path.join(ROOT, "build", f"{board}-{args.config}")
+        header = os.path.join(ROOT, "configs", f"{args.config}.h")
+        if run(["cmake", "--preset", board, "-B", bdir, f"-DLIMEN_CONFIG_HEADER={header}",
+                "-DLIMEN_BUILD_TESTS=OFF"]) != 0 or \
+                run(["cmake", "--build", bdir, "--target", "producer_consumer"]) != 0:
+            return 1
     versions([["arm-none-eabi-gcc", "--version"], ["qemu-system-arm", "--version"]])
-    elf = os.path.join(ROOT, "build", board, "examples", "producer_consumer",
-                       "producer_consumer.elf")
+    elf = os.path.join(bdir, "examples", "producer_consumer", "producer_consumer.elf")
     rc, out = qemu_run(board, elf)
     if rc != 0:
         sys.stderr.write(out)
@@ -113,7 +122,9 @@ def cmd_demo(args):
     if args.json:
         print(js[-1] if js else "{}")
         return 0
-    print(f"Limen producer-consumer (seeds 000/001) on QEMU {board}, -icount {QEMU_ICOUNT}")
+    config = f"configs/{args.config}.h" if args.config else "default configuration"
+    print(f"Limen producer-consumer (seeds 000/001) on QEMU {board}, -icount {QEMU_ICOUNT}, "
+          f"{config}")
     print("(instructions executed, not cycles of a real core: docs/measuring.md)\n")
     print("\n".join(table))
     print(EXPLANATION)
@@ -520,6 +531,10 @@ def main():
     d.add_argument("--host", action="store_true", help="run on the hosted port instead")
     d.add_argument("--board", default="mps2-an386", choices=sorted(BOARDS),
                    help="QEMU board (default mps2-an386)")
+    # configs/minimal.h compiles queues and statistics out: no demo there.
+    d.add_argument("--config", choices=("bench", "full"),
+                   help="build with configs/<name>.h (bench: checks off, as the "
+                        "comparisons in docs/measuring.md are measured)")
     d.set_defaults(fn=cmd_demo)
     t = sub.add_parser("test", help="build and run every test")
     t.add_argument("--host-only", action="store_true", help="skip the boards")

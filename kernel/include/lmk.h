@@ -164,8 +164,8 @@ void lmk_wake_all_stepwise(struct lm_prioq *wq, lm_status_t status);
 /* Context: any. Lock: held. Cost: O(1). */
 static inline lm_thread_t *lmk_first_waiter(const struct lm_prioq *wq)
 {
-    struct lm_dnode *n = lmk_prioq_first(wq);
-    return (n != NULL) ? LMK_CONTAINER_OF(n, lm_thread_t, qlink) : NULL;
+    unsigned p = lmk_prioq_best_prio(wq);
+    return (p != LMK_PRIO_NONE) ? LMK_CONTAINER_OF(wq->ring[p], lm_thread_t, qlink) : NULL;
 }
 /* Unlink t from what it waits on and cancel its timeout, without waking. */
 void lmk_wait_unlink_locked(lm_thread_t *t);

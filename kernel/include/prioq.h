@@ -34,13 +34,6 @@ static inline unsigned lmk_prioq_best_prio(const struct lm_prioq *q)
     return lmk_prioset_first(&q->busy);
 }
 
-/* Head of the most urgent ring, NULL if empty. */
-static inline struct lm_dnode *lmk_prioq_first(const struct lm_prioq *q)
-{
-    unsigned p = lmk_prioq_best_prio(q);
-    return p == LMK_PRIO_NONE ? NULL : q->ring[p];
-}
-
 static inline void lmk_prioq_push_back(struct lm_prioq *q, struct lm_dnode *n,
                                        unsigned prio)
 {

@@ -19,6 +19,19 @@
 /* What lmk_prioset_first returns for an empty set. */
 #define LMK_PRIO_NONE 0xFFFFu
 
+/* Word and bit of prio. With 32 priorities or fewer there is one word and
+ * prio < 32 (every caller passes a valid priority), so these fold to word 0
+ * and a single shift: no division or mask on the hot paths. */
+static inline unsigned lmk_prioset_word(unsigned prio)
+{
+    return (LM_PRIO_WORDS > 1) ? prio / 32u : 0u;
+}
+
+static inline uint32_t lmk_prioset_bit(unsigned prio)
+{
+    return 1u << ((LM_PRIO_WORDS > 1) ? prio % 32u : prio);
+}
+
 static inline bool lmk_prioset_empty(const struct lm_prio_set *s)
 {
 #if LM_PRIO_WORDS > 1
@@ -30,7 +43,7 @@ static inline bool lmk_prioset_empty(const struct lm_prio_set *s)
 
 static inline bool lmk_prioset_has(const struct lm_prio_set *s, unsigned prio)
 {
-    return (s->word[prio / 32u] & (1u << (prio % 32u))) != 0u;
+    return (s->word[lmk_prioset_word(prio)] & lmk_prioset_bit(prio)) != 0u;
 }
 
 static inline void lmk_prioset_add(struct lm_prio_set *s, unsigned prio)
@@ -38,12 +51,12 @@ static inline void lmk_prioset_add(struct lm_prio_set *s, unsigned prio)
 #if LM_PRIO_WORDS > 1
     s->summary |= 1u << (prio / 32u);
 #endif
-    s->word[prio / 32u] |= 1u << (prio % 32u);
+    s->word[lmk_prioset_word(prio)] |= lmk_prioset_bit(prio);
 }
 
 static inline void lmk_prioset_remove(struct lm_prio_set *s, unsigned prio)
 {
-    s->word[prio / 32u] &= ~(1u << (prio % 32u));
+    s->word[lmk_prioset_word(prio)] &= ~lmk_prioset_bit(prio);
 #if LM_PRIO_WORDS > 1
     if (s->word[prio / 32u] == 0u) {
         s->summary &= ~(1u << (prio / 32u));
