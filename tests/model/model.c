@@ -1,9 +1,8 @@
 /*
  * Reference model, from docs/rules.md only. Every decision cites its rule.
- * Threads never end here (the driver's threads loop forever), there is no
- * scheduler lock and no time-slice (time_slice 0): R2.4-R2.6, R5.6, R6 and
- * R11 life-cycle calls other than suspend/resume are outside the model.
- * Flags, the pool, timers and deletes are in model_*.c.
+ * Threads, ready rings, thresholds, time, semaphores, mutexes, queues.
+ * Flags, the pool, timers, deletes and the thread life cycle are in
+ * model_*.c.
  */
 #include "model.h"
 
@@ -20,15 +19,18 @@ static bool ready(const struct md *m, int t)
     return m->t[t].state == MD_READY;
 }
 
+static int limit(const struct md *m, int t);
+
 bool md_waiting(const struct md *m, int t)
 {
     return m->t[t].wait != MD_W_NONE;
 }
 
 /* R2.2: a thread made ready joins the tail of its priority's ring. */
-static void make_ready(struct md *m, int t)
+void md_make_ready(struct md *m, int t)
 {
     m->t[t].state = MD_READY;
+    m->t[t].slice_left = m->t[t].slice; /* R2.6: a full slice */
     m->t[t].rseq = ++m->tailc;
     m->t[t].held = false; /* R3.5: comes back preempting by priority only */
     if (t != m->cur) {
@@ -52,7 +54,7 @@ void md_init(struct md *m, int n, const int *prio, const int *thr)
         t->base = t->prio = prio[i];
         t->thr = thr[i] < 0 ? prio[i] : thr[i]; /* R3.2 none = the priority */
         t->ret = MD_OK;
-        make_ready(m, i); /* R11.1 start: tail of its priority */
+        md_make_ready(m, i); /* R11.1 start: tail of its priority */
     }
 }
 
@@ -114,7 +116,7 @@ void md_end_wait(struct md *m, int t, int status)
         th->susp_req = false;
         th->state = MD_SUSPENDED;
     } else {
-        make_ready(m, t);
+        md_make_ready(m, t);
     }
 }
 
@@ -172,8 +174,45 @@ static int limit(const struct md *m, int t)
     return m->t[t].thr < m->t[t].prio ? m->t[t].thr : m->t[t].prio;
 }
 
+bool md_refuse_block(struct md *m)
+{
+    if (m->lock_depth == 0u) {
+        return false;
+    }
+    m->t[m->cur].ret = MD_LOCKED; /* R6.1: fails and changes nothing */
+    m->n_refused++;
+    return true;
+}
+
+int md_sched_lock(struct md *m)
+{
+    m->lock_depth++; /* R6: nestable */
+    return MD_OK;
+}
+
+int md_sched_unlock(struct md *m)
+{
+    if (m->lock_depth == 0u) {
+        return MD_STATE;
+    }
+    /* R6.2: at the outermost unlock the next decision (md_settle) lets a
+     * thread more urgent than the holder's effective threshold run. */
+    m->lock_depth--;
+    for (int i = 0; i < m->n && m->lock_depth == 0u; i++) {
+        if (ready(m, i) && m->t[i].prio < limit(m, m->cur)) {
+            m->n_unlock_switches++; /* one was waiting for the unlock */
+            break;
+        }
+    }
+    return MD_OK;
+}
+
 void md_resched(struct md *m)
 {
+    if (m->lock_depth != 0u && m->cur != MD_NONE && ready(m, m->cur)) {
+        m->t[m->cur].yielded = false;
+        return; /* R6.2: no other thread runs while the lock is held */
+    }
     int best = MD_NONE; /* R1.4: head of the most urgent non-empty ring */
     for (int i = 0; i < m->n; i++) {
         if (!ready(m, i)) {
@@ -229,7 +268,7 @@ void md_sem_take(struct md *m, int s, uint32_t timeout)
         m->t[me].ret = MD_OK;
     } else if (timeout == 0u) {
         m->t[me].ret = MD_WOULD_BLOCK; /* R8.3 LM_NO_WAIT never blocks */
-    } else {
+    } else if (!md_refuse_block(m)) { /* R6.1 */
         md_block(m, me, MD_W_SEM, s, timeout);
     }
 }
@@ -260,9 +299,10 @@ void md_mutex_lock(struct md *m, int x, uint32_t timeout)
         return;
     }
     if (o == MD_NONE) {
-        m->mtx_owner[x] = me;
-        m->mtx_depth[x] = 1;
-        m->t[me].ret = MD_OK;
+        md_mutex_acquire(m, x, me);
+        /* R5.6: the first locker after an owner ended says so, and owns it. */
+        m->t[me].ret = m->mtx_abandoned[x] ? MD_ABANDONED : MD_OK;
+        m->mtx_abandoned[x] = false;
         return;
     }
     if (o == me) { /* R5.1: recursive */
@@ -272,6 +312,11 @@ void md_mutex_lock(struct md *m, int x, uint32_t timeout)
     }
     if (timeout == 0u) {
         m->t[me].ret = MD_WOULD_BLOCK;
+        return;
+    }
+    /* R6.1 before R5.7: a locked caller is refused whatever it would wait
+     * behind (the rules do not order the two; README "Ambiguities"). */
+    if (md_refuse_block(m)) {
         return;
     }
     /* R5.7: waiting behind a chain of owners leading back to the caller. */
@@ -306,8 +351,7 @@ void md_mutex_unlock(struct md *m, int x)
     }
     int w = md_first_waiter(m, MD_W_MUTEX, x);
     if (w != MD_NONE) { /* R5.5: passes directly to the most urgent waiter */
-        m->mtx_owner[x] = w;
-        m->mtx_depth[x] = 1;
+        md_mutex_acquire(m, x, w);
         md_end_wait(m, w, MD_OK);
         md_update_eff(m, w);
     } else {
@@ -316,9 +360,19 @@ void md_mutex_unlock(struct md *m, int x)
     md_update_eff(m, me); /* R5.4 */
 }
 
+void md_mutex_acquire(struct md *m, int x, int t)
+{
+    m->mtx_owner[x] = t;
+    m->mtx_depth[x] = 1;
+    m->mtx_seq[x] = ++m->mtx_seqc;
+}
+
 int md_set_priority(struct md *m, int t, int prio)
 {
     struct md_thread *th = &m->t[t];
+    if (th->dead) {
+        return MD_OBJECT;
+    }
     /* R4.5: a thread without a threshold follows; otherwise the threshold
      * follows only a base priority more urgent than it. */
     if (th->thr == th->base || prio < th->thr) {
@@ -332,6 +386,9 @@ int md_set_priority(struct md *m, int t, int prio)
 int md_set_threshold(struct md *m, int t, int thr)
 {
     struct md_thread *th = &m->t[t];
+    if (th->dead) {
+        return MD_OBJECT;
+    }
     if (thr < 0) {
         thr = th->base; /* R3.2 LM_THRESHOLD_NONE */
     }
@@ -342,9 +399,10 @@ int md_set_threshold(struct md *m, int t, int thr)
     return MD_OK;
 }
 
-void md_yield(struct md *m)
+/* The running thread goes to the tail of its ring: R2.3, and R2.4 for a
+ * time-slice expiry. */
+static void to_tail(struct md *m, int me)
 {
-    int me = m->cur;
 #if MODEL_STRICT_R1_4
     m->t[me].rseq = ++m->tailc; /* R2.3, R3.3: tail of its own priority */
 #else
@@ -360,30 +418,56 @@ void md_yield(struct md *m)
     }
     m->t[h].rseq = ++m->tailc;
 #endif
+}
+
+void md_yield(struct md *m)
+{
+    int me = m->cur;
+    if (md_refuse_block(m)) {
+        return; /* R6.1: relinquish under the lock */
+    }
     m->t[me].ret = MD_OK;
+    to_tail(m, me);
     /* R2.3: with no other thread of its priority and none more urgent, the
      * caller just continues: no decision is made at all, so a preempted
      * thread's R3.6 hold does not get a say (README, "Ambiguities"). */
-    bool other = false;
+    bool other = false, peer = false;
     for (int i = 0; i < m->n; i++) {
         if (i != me && ready(m, i) && m->t[i].prio <= m->t[me].prio) {
             other = true;
+            peer = peer || m->t[i].prio == m->t[me].prio;
         }
     }
-    m->t[me].yielded = other;
+    if (peer) {
+        /* R2.3: the next of its priority runs, and the caller's slice is
+         * reloaded for its next turn (README "Ambiguities": not when only
+         * a more urgent thread takes the CPU, R3.3). */
+        m->t[me].slice_left = m->t[me].slice;
+    }
+    m->t[me].yielded = other; /* R3.3 */
 }
 
 int md_suspend(struct md *m, int t)
 {
     struct md_thread *th = &m->t[t];
-    if (th->state == MD_SUSPENDED || th->susp_req) {
+    if (th->dead) {
+        return MD_OBJECT;
+    }
+    if (th->state == MD_SUSPENDED || th->susp_req || !md_live(m, t)) {
         return MD_STATE;
+    }
+    if (t == m->cur && m->lock_depth != 0u) {
+        return MD_LOCKED; /* R6.1 (itself), R6.5 (from a handler) */
     }
     if (md_waiting(m, t)) {
         th->susp_req = true; /* R11.2: the wait goes on */
     } else {
         th->state = MD_SUSPENDED;
         th->held = false;
+        /* R7.1 (i), R3.5: a handler stopped the running thread; resumed
+         * before the switch, it is at the tail of its ring (R2.2) and has
+         * no claim on the CPU (as a thread that blocked, md_block). */
+        th->yielded = th->yielded || t == m->cur;
     }
     return MD_OK;
 }
@@ -391,6 +475,9 @@ int md_suspend(struct md *m, int t)
 int md_resume(struct md *m, int t)
 {
     struct md_thread *th = &m->t[t];
+    if (th->dead) {
+        return MD_OBJECT;
+    }
     if (th->susp_req) {
         th->susp_req = false; /* R11.2: cancels the suspension */
         return MD_OK;
@@ -398,12 +485,15 @@ int md_resume(struct md *m, int t)
     if (th->state != MD_SUSPENDED) {
         return MD_STATE;
     }
-    make_ready(m, t); /* R2.2 */
+    md_make_ready(m, t); /* R2.2 */
     return MD_OK;
 }
 
 void md_sleep(struct md *m, uint32_t ticks)
 {
+    if (md_refuse_block(m)) {
+        return; /* R6.1 */
+    }
     md_block(m, m->cur, MD_W_SLEEP, 0, ticks);
     m->t[m->cur].ret = MD_OK; /* R8.4: a sleep that runs out returns OK */
 }
@@ -417,8 +507,31 @@ void md_work(struct md *m, uint32_t ticks)
 void md_tick(struct md *m)
 {
     m->time++;
-    if (m->cur != MD_NONE && m->t[m->cur].work_left > 0u) {
-        m->t[m->cur].work_left--;
+    if (m->cur == MD_NONE) {
+        return; /* R1.1: the idle thread has no slice */
+    }
+    struct md_thread *t = &m->t[m->cur];
+    if (t->work_left > 0u) {
+        t->work_left--;
+    }
+    /* R2.4: the slice counts the ticks the thread spends running. */
+    if (t->slice == 0u || t->state != MD_READY) {
+        return;
+    }
+    if (t->slice_left > 1u) {
+        t->slice_left--;
+    } else if (m->lock_depth != 0u) {
+        t->slice_left = 1u; /* R6.3: expires at the first tick after the unlock */
+    } else {
+        /* R2.4: reloaded, and as a relinquish: to the tail, and its
+         * threshold does not protect it in the decision (R3.4). That
+         * decision comes after the timeouts due on this tick (R9.4: the
+         * tick only counts the slice), so a thread they wake is in it
+         * (README "Ambiguities"). */
+        t->slice_left = t->slice;
+        to_tail(m, m->cur);
+        t->yielded = true;
+        m->n_expiries++;
     }
 }
 
@@ -643,6 +756,9 @@ void md_queue_send(struct md *m, int q, uint32_t val, bool front, uint32_t timeo
         m->t[me].ret = st;
         return;
     }
+    if (md_refuse_block(m)) {
+        return; /* R6.1 */
+    }
     m->t[me].msg = val;
     m->t[me].front = front;
     md_block(m, me, MD_W_QSEND, q, timeout);
@@ -681,6 +797,9 @@ void md_queue_receive(struct md *m, int q, uint32_t timeout)
     if (st != MD_WOULD_BLOCK || timeout == 0u) {
         m->t[me].ret = st;
         return;
+    }
+    if (md_refuse_block(m)) {
+        return; /* R6.1 */
     }
     md_block(m, me, MD_W_QRECV, q, timeout);
 }
@@ -727,6 +846,9 @@ bool md_flush_step(struct md *m, int t)
      * "Ambiguities"). */
     if (q >= 0 && !m->q_dead[q] && m->q_count[q] < m->q_cap[q] && admit_sender(m, q)) {
         return true;
+    }
+    if (q >= 0 && m->q_dead[q] && md_first_waiter(m, MD_W_QSEND, q) != MD_NONE) {
+        m->n_dead_steps++;
     }
     m->t[t].flushing = 0;
     return false;

@@ -9,6 +9,7 @@
  *     model_pool.c    the block pool (R10.4)
  *     model_timer.c   software timers (R8.5, R9.4, R9.5, R10.2)
  *     model_delete.c  deleting and re-creating objects (R9.1, R5.8)
+ *     model_thread.c  thread end, delete, re-start, wait abort (R11, R5.6)
  */
 #ifndef LIMEN_MODEL_H
 #define LIMEN_MODEL_H
@@ -31,7 +32,7 @@
  * the timers. */
 #define MD_TIMER_ID(k) (MD_THREADS + (k))
 
-enum md_state { MD_READY = 1, MD_BLOCKED, MD_SLEEPING, MD_SUSPENDED };
+enum md_state { MD_INACTIVE = 0, MD_READY, MD_BLOCKED, MD_SLEEPING, MD_SUSPENDED, MD_TERMINATED };
 enum md_wait {
     MD_W_NONE, MD_W_SEM, MD_W_MUTEX, MD_W_SLEEP, MD_W_QSEND, MD_W_QRECV, MD_W_FLAGS, MD_W_POOL
 };
@@ -40,8 +41,9 @@ enum md_obj { MD_O_SEM, MD_O_MUTEX, MD_O_QUEUE, MD_O_FLAGS, MD_O_POOL };
 
 /* Status codes the model predicts; same values as lm_status_t. */
 enum md_status {
-    MD_OK = 0, MD_TIMEOUT = -1, MD_DELETED = -2, MD_WOULD_BLOCK = -3, MD_OVERFLOW = -6,
-    MD_DEADLOCK = -7, MD_OBJECT = -11, MD_PRIORITY = -12, MD_NOT_OWNER = -14, MD_STATE = -15
+    MD_OK = 0, MD_TIMEOUT = -1, MD_DELETED = -2, MD_WOULD_BLOCK = -3, MD_ABORTED = -4,
+    MD_ABANDONED = -5, MD_OVERFLOW = -6, MD_DEADLOCK = -7, MD_OBJECT = -11, MD_PRIORITY = -12,
+    MD_NOT_OWNER = -14, MD_STATE = -15, MD_LOCKED = -16
 };
 
 struct md_thread {
@@ -70,6 +72,10 @@ struct md_thread {
     int fscan;             /* flags index + 1 while its set checks waiters (R9.3) */
     bool deleting;         /* its delete wakes waiters (R9.1), then re-creates */
     int del_kind, del_idx; /* enum md_obj and index of the object it deletes */
+    uint32_t slice;        /* time-slice length, 0 = none (R2.4) */
+    uint32_t slice_left;   /* ticks left of it (R2.1, R2.6) */
+    bool dead;             /* deleted (lm_thread_delete), not created again: R9.1-like,
+                              calls on it return MD_OBJECT */
 };
 
 #define MD_F_ALL 0x1u
@@ -97,6 +103,9 @@ struct md {
     uint32_t sem_count[MD_SEMS];
     int mtx_owner[MD_MUTEXES];
     unsigned mtx_depth[MD_MUTEXES];
+    uint64_t mtx_seq[MD_MUTEXES];  /* when its owner got it (order of release, R5.6) */
+    bool mtx_abandoned[MD_MUTEXES]; /* its owner ended with no waiter (R5.6) */
+    uint64_t mtx_seqc;
     uint32_t q_cap[MD_QUEUES], q_count[MD_QUEUES];
     uint32_t q_buf[MD_QUEUES][MD_QCAP_MAX]; /* [0] is the oldest (received next) */
     uint32_t f_bits[MD_FLAGS];
@@ -110,6 +119,11 @@ struct md {
     bool sem_dead[MD_SEMS], mtx_dead[MD_MUTEXES], q_dead[MD_QUEUES], f_dead[MD_FLAGS], pool_dead;
     /* How often the new paths were taken (printed at the end of a run). */
     unsigned long n_flag_wakes, n_handovers, n_fires, n_deleted_wakes, n_mutex_taken;
+    /* Steps of a flush or a flags set that found the object deleted with
+     * waiters still left for the delete (R9.1). */
+    unsigned long n_dead_steps;
+    unsigned long n_ended, n_abandoned, n_aborts, n_refused, n_unlock_switches, n_expiries;
+    unsigned lock_depth;   /* scheduler lock (R6), held by cur */
     int64_t headc, tailc, wseqc;
     uint64_t armc;
     char err[160];         /* set when the model finds the driver inconsistent */
@@ -172,6 +186,8 @@ void md_timer_fire(struct md *m, int k);       /* one expiry, from md_timeout */
  * re-creates it (the driver's delete op is delete + create). */
 void md_delete(struct md *m, int kind, int idx);
 bool md_dead(const struct md *m, int kind, int idx);
+/* Create a deleted object again (its deleter ended before doing so). */
+int md_create(struct md *m, int kind, int idx);
 
 /* Multi-step calls (flush R9.2, flags set R9.3, delete R9.1) in progress. */
 bool md_stepping(const struct md *m, int t);
@@ -190,6 +206,25 @@ int md_flags_candidate(const struct md *m, int f);
 bool md_flags_scan_one(struct md *m, int f);
 bool md_delete_step(struct md *m, int t);
 int md_delete_candidate(const struct md *m, int t);
+
+/* Thread life cycle (R11, R5.6). md_end_thread: t ends (terminated, deleted
+ * or returned from its entry) wherever it is. */
+void md_end_thread(struct md *m, int t);
+int md_terminate(struct md *m, int t);          /* R11.3; t may be the caller */
+int md_thread_delete(struct md *m, int t);      /* R11.4 */
+int md_end_isr(struct md *m, int t, bool del);  /* terminate or delete, from a handler */
+int md_thread_create(struct md *m, int t, int prio, int thr); /* INACTIVE (R11.1) */
+int md_thread_start(struct md *m, int t);       /* R11.1 */
+int md_wait_abort(struct md *m, int t);         /* R11.6; also from interrupts */
+bool md_live(const struct md *m, int t);
+void md_make_ready(struct md *m, int t);
+void md_mutex_acquire(struct md *m, int x, int t);
+
+/* Scheduler lock (R6), by m->cur. md_refuse_block: R6.1, sets the caller's
+ * MD_LOCKED and returns true if the lock is held. */
+int md_sched_lock(struct md *m);
+int md_sched_unlock(struct md *m);
+bool md_refuse_block(struct md *m);
 
 /* Scheduling and time. */
 void md_resched(struct md *m);

@@ -100,12 +100,25 @@ static void recreate(struct md *m, int kind, int idx)
 {
     switch (kind) {
     case MD_O_SEM: m->sem_count[idx] = 0; break;
-    case MD_O_MUTEX: m->mtx_owner[idx] = MD_NONE; m->mtx_depth[idx] = 0; break;
+    case MD_O_MUTEX:
+        m->mtx_owner[idx] = MD_NONE;
+        m->mtx_depth[idx] = 0;
+        m->mtx_abandoned[idx] = false;
+        break;
     case MD_O_QUEUE: m->q_count[idx] = 0; break;
     case MD_O_FLAGS: m->f_bits[idx] = 0; break;
     default: m->pool_free = MD_POOL_BLOCKS; break;
     }
     set_dead(m, kind, idx, false);
+}
+
+int md_create(struct md *m, int kind, int idx)
+{
+    if (!md_dead(m, kind, idx)) {
+        return MD_STATE; /* (the driver creates only deleted objects) */
+    }
+    recreate(m, kind, idx);
+    return MD_OK;
 }
 
 bool md_delete_step(struct md *m, int t)

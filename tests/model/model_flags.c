@@ -54,6 +54,9 @@ void md_flags_wait(struct md *m, int f, uint32_t want, unsigned opt, uint32_t ti
         m->t[me].ret = st;
         return;
     }
+    if (md_refuse_block(m)) {
+        return; /* R6.1 */
+    }
     m->t[me].fwant = want;
     m->t[me].fopt = opt;
     md_block(m, me, MD_W_FLAGS, f, timeout); /* at the end of the arrival order */
@@ -93,6 +96,9 @@ bool md_flags_scan_one(struct md *m, int f)
     if (m->f_dead[f]) {
         /* Deleted during the scan: every waiter is the delete's to wake
          * with MD_DELETED (R9.1), so the set's remaining checks wake nobody. */
+        if (first_pending(m, f) != MD_NONE) {
+            m->n_dead_steps++;
+        }
         return false;
     }
     for (int w = first_pending(m, f); w != MD_NONE; w = first_pending(m, f)) {

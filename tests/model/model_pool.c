@@ -34,6 +34,9 @@ void md_pool_alloc(struct md *m, uint32_t timeout)
         m->t[me].ret = st;
         return;
     }
+    if (md_refuse_block(m)) {
+        return; /* R6.1 */
+    }
     md_block(m, me, MD_W_POOL, 0, timeout); /* R10.6: priority order, FIFO */
 }
 

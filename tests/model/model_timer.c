@@ -43,11 +43,11 @@ bool md_timer_active(const struct md *m, int k)
 }
 
 /* Nothing could ever run again but a timer callback: every thread is
- * suspended and none waits. */
+ * suspended or not live, and none waits. */
 static bool all_suspended(const struct md *m)
 {
     for (int i = 0; i < m->n; i++) {
-        if (m->t[i].state != MD_SUSPENDED) {
+        if (m->t[i].state != MD_SUSPENDED && md_live(m, i)) {
             return false;
         }
     }

@@ -7,10 +7,14 @@
  * mutex owners, the queues' messages and every value received, the flags
  * and what waits reported, the pool's free count and the blocks handed
  * over, the timers' state and their callbacks' log must match the model;
- * objects are deleted and re-created on the way. Simulated interrupts
- * (lm_hosted_irq_at_unmask) give semaphores, resume threads, send to or
- * receive from queues, set or wait on flags and allocate or free blocks
- * (LM_NO_WAIT); timer callbacks give semaphores or resume threads.
+ * objects are deleted and re-created on the way; threads end (terminate,
+ * delete, return) and are started again, waits are aborted, the scheduler
+ * lock is taken and time-slices run out. Simulated interrupts
+ * (lm_hosted_irq_at_unmask) give semaphores, resume, suspend, terminate or
+ * delete threads, abort waits, send to or receive from queues, set or wait
+ * on flags and allocate or free blocks (LM_NO_WAIT); timer callbacks give
+ * semaphores or resume threads. Some choices are directed (gen_directed) to
+ * reach rare interleavings of deletes with flushes and flags sets.
  *
  *     test_model [seed [steps]]
  *     test_model --replay FILE     replay a tape (README "Shortest reproducer")
@@ -85,6 +89,8 @@ static unsigned long gen;
 static char hist[HIST][96];
 static unsigned long nhist;
 
+static bool trace;
+
 static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void note(const char *fmt, ...)
 {
@@ -92,6 +98,9 @@ static void note(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(hist[nhist % HIST], sizeof hist[0], fmt, ap);
     va_end(ap);
+    if (trace) { /* MODEL_TRACE=1: every note as it is made */
+        puts(hist[nhist % HIST]);
+    }
     nhist++;
 }
 
@@ -119,27 +128,43 @@ enum op_code {
     OP_TAKE, OP_GIVE, OP_LOCK, OP_UNLOCK, OP_PRIO, OP_THR, OP_YIELD, OP_SLEEP, OP_WORK,
     OP_SUSPEND, OP_RESUME, OP_QSEND, OP_QFRONT, OP_QRECV, OP_QPEEK, OP_QFLUSH, OP_QCOUNT,
     OP_IRQ, OP_FSET, OP_FCLEAR, OP_FWAIT, OP_FGET, OP_PALLOC, OP_PFREE, OP_PAVAIL,
-    OP_TSTART, OP_TSTOP, OP_TACTIVE, OP_DELETE, OP_CODES
+    OP_TSTART, OP_TSTOP, OP_TACTIVE, OP_DELETE, OP_THEND, OP_THSTART, OP_ABORT, OP_CREATE,
+    OP_SLOCK, OP_SUNLOCK, OP_CODES
 };
 static const char *const op_names[OP_CODES] = {
     "take", "give", "lock", "unlock", "prio", "thr", "yield", "sleep", "work",
     "suspend", "resume", "qsend", "qfront", "qrecv", "qpeek", "qflush", "qcount", "irq",
     "fset", "fclear", "fwait", "fget", "palloc", "pfree", "pavail", "tstart", "tstop",
-    "tactive", "delete"};
+    "tactive", "delete", "thend", "thstart", "abort", "create", "slock", "sunlock"};
 static const char *const obj_names[] = {"S", "M", "Q", "F", "P"}; /* enum md_obj */
 struct op {
     int code; /* enum op_code */
     int a, b, c; /* irq: kind, arg, delay */
 };
-#define SETUP_MAX 64
 static struct op *tape;
 static size_t ntape, tape_cap, tape_pos;
-static int setups[SETUP_MAX][2 * MD_THREADS];
+/* Per run: priority and threshold of each thread, then each one's
+ * time-slice (a tape without slices reads as 0: none). */
+#define SETUP_INTS (3 * MD_THREADS)
+static int (*setups)[SETUP_INTS]; /* one per run, grown as runs are made */
+static size_t setups_cap;
 static size_t nsetups;
 static bool replaying;   /* entries come from tape[], not from the PRNG */
 static bool reduce_child; /* a trial of the reducer: quiet, no exec */
 static char *trial_sig;  /* shared with the reducer: the divergence kind */
 static const char *tape_file = "model-divergence.tape"; /* env MODEL_TAPE */
+
+/* Room for one more run's setup at setups[nsetups]. */
+static void setup_room(void)
+{
+    if (nsetups == setups_cap) {
+        setups_cap = setups_cap != 0u ? 2u * setups_cap : 64u;
+        setups = realloc(setups, setups_cap * sizeof *setups);
+        if (setups == NULL) {
+            abort();
+        }
+    }
+}
 
 static void tape_push(struct op o)
 {
@@ -162,7 +187,7 @@ static bool write_tape(const char *path, const char *sig, const struct op *t, si
     fprintf(f, "sig %s\n", sig);
     for (size_t r = 0; r < nsetups; r++) {
         fprintf(f, "run");
-        for (int i = 0; i < 2 * MD_THREADS; i++) {
+        for (int i = 0; i < SETUP_INTS; i++) {
             fprintf(f, " %d", setups[r][i]);
         }
         fprintf(f, "\n");
@@ -193,13 +218,12 @@ static const char *read_tape(const char *path)
             continue;
         }
         if (strncmp(line, "run", 3) == 0) {
-            if (nsetups < SETUP_MAX) {
-                char *p = line + 3;
-                for (int i = 0; i < 2 * MD_THREADS; i++) {
-                    setups[nsetups][i] = (int)strtol(p, &p, 10);
-                }
-                nsetups++;
+            setup_room();
+            char *p = line + 3;
+            for (int i = 0; i < SETUP_INTS; i++) {
+                setups[nsetups][i] = (int)strtol(p, &p, 10);
             }
+            nsetups++;
             continue;
         }
         char name[16];
@@ -359,6 +383,8 @@ static int index_of(const lm_thread_t *t)
 static lm_thread_state_t expected_state(int i)
 {
     switch (M.t[i].state) {
+    case MD_INACTIVE: return LM_THREAD_INACTIVE;
+    case MD_TERMINATED: return LM_THREAD_TERMINATED;
     case MD_READY: return LM_THREAD_READY;
     case MD_BLOCKED: return LM_THREAD_BLOCKED;
     case MD_SLEEPING: return LM_THREAD_SLEEPING;
@@ -378,6 +404,10 @@ static void compare_status(const char *where, const char *what, int i, lm_status
 
 static void compare_threads(const char *where)
 {
+    if (lm_sched_lock_depth() != M.lock_depth) {
+        diverge("%s: scheduler lock depth %u, model %u", where, lm_sched_lock_depth(),
+                M.lock_depth);
+    }
     for (int i = 0; i < M.n; i++) {
         if (lm_thread_state(th[i]) != expected_state(i)) {
             diverge("%s: T%d state %d, model %d", where, i, (int)lm_thread_state(th[i]),
@@ -490,7 +520,8 @@ static void compare_objects(const char *where)
 
 /* Handler kinds (tape: irq kind arg delay). */
 enum irq_kind {
-    IRQ_GIVE, IRQ_RESUME, IRQ_QSEND, IRQ_QRECV, IRQ_FLAGS, IRQ_POOL, IRQ_KINDS
+    IRQ_GIVE, IRQ_RESUME, IRQ_QSEND, IRQ_QRECV, IRQ_FLAGS, IRQ_POOL, IRQ_ABORT, IRQ_SUSPEND,
+    IRQ_END, IRQ_KINDS
 };
 struct irq_op {
     int kind; /* enum irq_kind */
@@ -706,6 +737,24 @@ static void irq_handler(void *arg)
     case IRQ_POOL:
         want = irq_pool(&got);
         break;
+    case IRQ_SUSPEND: /* R12.1, R7.1 (i), R6.5 */
+        note("irq suspend T%d", op->arg);
+        want = md_suspend(&M, op->arg);
+        got = lm_thread_suspend(th[op->arg]);
+        break;
+    case IRQ_END: { /* R12.1, R7.1 (i), R6.5; arg: thread | delete << 3 */
+        int t = op->arg & 7;
+        bool del = (op->arg >> 3) != 0;
+        note("irq %s T%d", del ? "delete" : "terminate", t);
+        want = md_end_isr(&M, t, del);
+        got = del ? lm_thread_delete(th[t]) : lm_thread_terminate(th[t]);
+        break;
+    }
+    case IRQ_ABORT: /* R12.1, R11.6 */
+        note("irq wait_abort T%d", op->arg);
+        want = md_wait_abort(&M, op->arg);
+        got = lm_thread_wait_abort(th[op->arg]);
+        break;
     default:
         note("irq resume T%d", op->arg);
         want = md_resume(&M, op->arg);
@@ -779,10 +828,22 @@ static int irq_arg(int kind)
 {
     switch (kind) {
     case IRQ_GIVE: return (int)rnd(MD_SEMS);
-    case IRQ_RESUME: return (int)rnd((uint32_t)M.n);
+    case IRQ_RESUME:
+    case IRQ_SUSPEND:
+    case IRQ_ABORT: return (int)rnd((uint32_t)M.n);
+    case IRQ_END: {
+        int t = (int)rnd((uint32_t)M.n); /* (one draw per statement) */
+        return t | (int)(rnd(3) == 0) << 3;
+    }
     case IRQ_QSEND: return (int)rnd(MD_QUEUES) + MD_QUEUES * (int)next_val++;
     case IRQ_QRECV: return (int)rnd(MD_QUEUES);
-    case IRQ_FLAGS: return (int)rnd(4) | (int)(1u + rnd(7)) << 2 | (int)rnd(4) << 5;
+    case IRQ_FLAGS: {
+        /* One draw per statement: the order of draws within an expression
+         * is unspecified, and a seed must mean the same run in every build. */
+        int f = (int)rnd(4);
+        int bits = (int)(1u + rnd(7));
+        return f | bits << 2 | (int)rnd(4) << 5;
+    }
     default: return 0;
     }
 }
@@ -799,6 +860,9 @@ static void maybe_raise_irq(void)
     for (int i = 0; i < IRQ_SLOTS; i++) {
         if (!irq_ops[i].used) {
             int kind = (int)rnd(IRQ_KINDS);
+            if (kind == IRQ_END && rnd(4) != 0) {
+                kind = IRQ_RESUME; /* threads end from handlers less often */
+            }
             int arg = irq_arg(kind);
             int delay = 1 + (int)rnd(6);
             tape_push((struct op){OP_IRQ, kind, arg, delay});
@@ -829,8 +893,10 @@ static struct op gen_flags_op(void)
         return (struct op){OP_FCLEAR, f, bits, 0};
     case 7:
         return (struct op){OP_FGET, f, 0, 0};
-    default:
-        return (struct op){OP_FWAIT, f, (int)pick_timeout(), bits | (int)rnd(4) << 8};
+    default: {
+        int timeout = (int)pick_timeout(); /* (one draw per statement) */
+        return (struct op){OP_FWAIT, f, timeout, bits | (int)rnd(4) << 8};
+    }
     }
 }
 
@@ -873,11 +939,54 @@ static struct op gen_timer_op(void)
     }
 }
 
+/* A thread's priority and threshold packed for a re-create: prio | (thr+1) << 4. */
+static int pick_prio_thr(void)
+{
+    int p = (int)rnd(4);
+    int thr = rnd(3) == 0 ? (int)rnd((uint32_t)p + 1u) : -1;
+    return p | (thr + 1) << 4;
+}
+
+/* A waiting thread, searching from t (else t): aborts that do something. */
+static int pick_waiting(int t)
+{
+    for (int k = 0; k < M.n; k++) {
+        int i = (t + k) % M.n;
+        if (md_waiting(&M, i) && rnd(4) != 0) {
+            return i;
+        }
+    }
+    return t;
+}
+
+/* Thread life cycle (R11): end a thread (terminate, delete, or the caller's
+ * entry returns), or start one that is not live (creating it first, with a
+ * new priority and threshold, if it was deleted). thend: a = thread, b = how
+ * (0 terminate, 1 delete, 2 return). thstart: a = thread, b = priority and
+ * threshold for the create. */
+static struct op gen_life_op(int me, int t)
+{
+    switch (rnd(8)) {
+    case 0: return (struct op){OP_THEND, t, 0, 0};
+    case 1: return (struct op){OP_THEND, t, 1, 0};
+    case 2: return (struct op){OP_THEND, me, rnd(2) == 0 ? 2 : 0, 0};
+    default:
+        for (int k = 0; k < M.n; k++) {
+            int i = (t + k) % M.n;
+            if (!md_live(&M, i)) {
+                t = i;
+                break;
+            }
+        }
+        return (struct op){OP_THSTART, t, pick_prio_thr(), 0};
+    }
+}
+
 /* Choose one call (the PRNG draws in the order the seeds were made with). */
 static struct op gen_op(int me)
 {
     int s = (int)rnd(MD_SEMS), x = (int)rnd(MD_MUTEXES), t = (int)rnd((uint32_t)M.n);
-    switch (rnd(22)) {
+    switch (rnd(25)) {
     case 0:
     case 1:
         return (struct op){OP_TAKE, s, (int)pick_timeout(), 0};
@@ -940,10 +1049,223 @@ static struct op gen_op(int me)
         return gen_timer_op();
     case 21:
         /* Object kind and index; the pool is the only one of its kind. */
-        return (struct op){OP_DELETE, (int)rnd(5), (int)rnd(2), 0};
+        {
+            int kind = (int)rnd(5); /* (one draw per statement) */
+            return (struct op){OP_DELETE, kind, (int)rnd(2), 0};
+        }
+    case 22:
+        return gen_life_op(me, t);
+    case 23:
+        return (struct op){OP_ABORT, pick_waiting(t), 0, 0};
+    case 24:
+        return (struct op){rnd(3) == 0 ? OP_SUNLOCK : OP_SLOCK, 0, 0, 0};
     default:
         return (struct op){OP_RESUME, t, 0, 0};
     }
+}
+
+/* ---- directed choices ----
+ *
+ * Some kernel races need an interleaving that uniform choices reach too
+ * rarely (README "Directed choices"): a multi-step call (flush R9.2, flags
+ * set R9.3) preempted by a thread it woke, its object deleted meanwhile
+ * (R9.1), the deleter stopped after its first wake, and the first call
+ * resuming its steps on the deleted object. So:
+ *   - while a flush or a set is under way on an object, the thread that
+ *     runs is more likely to delete that object, or first to make the
+ *     delete's first waiter more urgent than itself (R4.3) so that the
+ *     delete's first wake preempts it;
+ *   - while a delete and such a call are both under way on one object, the
+ *     thread that runs (often the one the delete woke) is more likely to
+ *     stop the deleter (suspend it, or make it the least urgent), and then
+ *     to make the stepping thread the most urgent, so that it resumes;
+ *   - waiters pile up on a flags object or a queue that has some, and one
+ *     with three or more is more likely to be set or flushed.
+ * These are choices like any other: the resolved call goes on the tape, so
+ * replay and reduction are unaffected. */
+
+/* The object t's flush or flags set works on (enum md_obj in *kind), or -1. */
+static int stepping_object(int t, int *kind)
+{
+    const struct md_thread *d = &M.t[t];
+    if (d->flushing != 0) {
+        *kind = MD_O_QUEUE;
+        return d->flushing - 1;
+    }
+    if (d->fscan != 0) {
+        *kind = MD_O_FLAGS;
+        return d->fscan - 1;
+    }
+    return -1;
+}
+
+/* A thread whose delete of (kind, idx) is under way, or MD_NONE. */
+static int deleter_of(int kind, int idx)
+{
+    for (int d = 0; d < M.n; d++) {
+        if (M.t[d].deleting && M.t[d].del_kind == kind && M.t[d].del_idx == idx) {
+            return d;
+        }
+    }
+    return MD_NONE;
+}
+
+/* The waiter a delete of (kind, idx) would wake first (R9.1): flags in
+ * arrival order, a queue's most urgent (senders or receivers, R10.6). */
+static int first_to_delete(int kind, int idx)
+{
+    int best = MD_NONE;
+    for (int i = 0; i < M.n; i++) {
+        const struct md_thread *t = &M.t[i];
+        bool on = kind == MD_O_FLAGS ? t->wait == MD_W_FLAGS
+                                     : t->wait == MD_W_QSEND || t->wait == MD_W_QRECV;
+        if (!on || t->wobj != idx) {
+            continue;
+        }
+        if (best == MD_NONE || (kind == MD_O_QUEUE && t->prio < M.t[best].prio) ||
+            ((kind == MD_O_FLAGS || t->prio == M.t[best].prio) && t->wseq < M.t[best].wseq)) {
+            best = i;
+        }
+    }
+    return best;
+}
+
+static int delete_waiters(int kind, int idx)
+{
+    int n = 0;
+    for (int i = 0; i < M.n; i++) {
+        const struct md_thread *t = &M.t[i];
+        n += t->wobj == idx && (kind == MD_O_FLAGS ? t->wait == MD_W_FLAGS
+                                                   : t->wait == MD_W_QSEND || t->wait == MD_W_QRECV);
+    }
+    return n;
+}
+
+/* R3.1, R4.7: the effective threshold of thread t. */
+static int own_limit(int t)
+{
+    return M.t[t].thr < M.t[t].prio ? M.t[t].thr : M.t[t].prio;
+}
+
+static int count_waiters(int wait, int idx)
+{
+    int n = 0;
+    for (int i = 0; i < M.n; i++) {
+        n += M.t[i].wait == wait && M.t[i].wobj == idx;
+    }
+    return n;
+}
+
+/* Waiters pile up (longer timeouts, 2..8 ticks); set or flush with 3+. */
+static bool gen_pile(struct op *o)
+{
+    if (rnd(4) != 0) {
+        return false;
+    }
+    if (rnd(2) == 0) {
+        int f = (int)rnd(MD_FLAGS), n = count_waiters(MD_W_FLAGS, f);
+        if (n == 0 || M.f_dead[f]) {
+            return false;
+        }
+        int bits = 1 + (int)rnd(7);
+        if (n >= 3 && rnd(2) == 0) {
+            *o = (struct op){OP_FSET, f, bits, 0};
+        } else {
+            int timeout = 2 + (int)rnd(7);
+            *o = (struct op){OP_FWAIT, f, timeout, bits | (int)rnd(4) << 8};
+        }
+        return true;
+    }
+    /* Mostly Q1: with room for three, a flush has steps left after its
+     * first admission. */
+    int q = rnd(3) == 0 ? 0 : 1, n = count_waiters(MD_W_QSEND, q);
+    if (M.q_dead[q] || (n == 0 && M.q_count[q] < M.q_cap[q])) {
+        return false;
+    }
+    if (n >= 3 && rnd(2) == 0) {
+        *o = (struct op){OP_QFLUSH, q, 0, 0};
+    } else {
+        int code = rnd(3) == 0 ? OP_QFRONT : OP_QSEND;
+        *o = (struct op){code, q, 2 + (int)rnd(7), (int)next_val++};
+    }
+    return true;
+}
+
+/* Delete the object of s's multi-step call, or first make the delete's
+ * first waiter more urgent than me. */
+static struct op gen_delete_under_way(int me, int kind, int idx)
+{
+    int c = first_to_delete(kind, idx), lim = own_limit(me);
+    if (c != MD_NONE && M.t[c].prio >= lim && lim > 0 && rnd(2) == 0) {
+        return (struct op){OP_PRIO, c, (int)rnd((uint32_t)lim), 0};
+    }
+    return (struct op){OP_DELETE, kind, idx, 0};
+}
+
+/* A deleted object nobody is deleting and nobody waits on: its deleter
+ * ended (R11.3) before re-creating it, and it may be created again. */
+static bool orphan(int kind, int idx)
+{
+    static const int waits[] = {MD_W_SEM, MD_W_MUTEX, MD_W_QSEND, MD_W_FLAGS, MD_W_POOL};
+    return md_dead(&M, kind, idx) && deleter_of(kind, idx) == MD_NONE &&
+           count_waiters(waits[kind], idx) == 0 &&
+           (kind != MD_O_QUEUE || count_waiters(MD_W_QRECV, idx) == 0);
+}
+
+/* Returns true with the kind and index of an orphan object, if any. */
+static bool orphan_object(int *kind, int *idx)
+{
+    for (int k = MD_O_SEM; k <= MD_O_POOL; k++) {
+        for (int i = 0; i < (k == MD_O_POOL ? 1 : 2); i++) {
+            if (orphan(k, i)) {
+                *kind = k;
+                *idx = i;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+static bool gen_directed(int me, struct op *o)
+{
+    int ok = 0, oi = 0;
+    if (M.lock_depth != 0u && rnd(6) == 0) {
+        *o = (struct op){OP_SUNLOCK, 0, 0, 0}; /* locked stretches stay short */
+        return true;
+    }
+    if (orphan_object(&ok, &oi) && rnd(2) == 0) {
+        *o = (struct op){OP_CREATE, ok, oi, 0};
+        return true;
+    }
+    for (int s = 0; s < M.n; s++) {
+        int kind = 0, idx = stepping_object(s, &kind);
+        if (idx < 0) {
+            continue; /* (me itself is never stepping at its next call) */
+        }
+        int d = deleter_of(kind, idx);
+        if (d == MD_NONE) {
+            /* Two waiters or more: one for the first wake to preempt the
+             * deleter with, one left for the resumed call to meet. */
+            if (!md_dead(&M, kind, idx) && delete_waiters(kind, idx) >= 2 && rnd(2) == 0) {
+                *o = gen_delete_under_way(me, kind, idx);
+                return true;
+            }
+            continue;
+        }
+        if (rnd(2) != 0) {
+            continue;
+        }
+        if (M.t[d].state != MD_SUSPENDED && !M.t[d].susp_req) {
+            *o = rnd(3) == 0 ? (struct op){OP_PRIO, d, 3, 0} : (struct op){OP_SUSPEND, d, 0, 0};
+            return true;
+        }
+        if (M.t[s].base != 0) {
+            *o = (struct op){OP_PRIO, s, 0, 0}; /* it preempts at once (R4.2) */
+            return true;
+        }
+    }
+    return gen_pile(o);
 }
 
 static lm_status_t exec_flags_op(int me, struct op o)
@@ -1082,6 +1404,20 @@ static void count_delete_meeting_steps(int kind, int idx)
 static lm_status_t exec_delete_op(int me, struct op o)
 {
     int kind = o.a, idx = kind == MD_O_POOL ? 0 : o.b;
+    if (o.code == OP_CREATE) {
+        /* An object whose deleter ended before re-creating it, once no
+         * waiter is left on it (they time out): create it again. A replay
+         * with entries removed may come here otherwise: then nothing (a
+         * create over waiters would only break the object). */
+        if (!orphan(kind, idx)) {
+            note("T%d create %s%d: not an orphan, skipped", me, obj_names[kind], idx);
+            M.t[me].ret = MD_OK;
+            return LM_OK;
+        }
+        note("T%d create %s%d", me, obj_names[kind], idx);
+        M.t[me].ret = md_create(&M, kind, idx);
+        return create_object(kind, idx);
+    }
     count_delete_meeting_steps(kind, idx);
     note("T%d delete %s%d and re-create", me, obj_names[kind], idx);
     md_delete(&M, kind, idx);
@@ -1094,6 +1430,75 @@ static lm_status_t exec_delete_op(int me, struct op o)
         }
     }
     return st;
+}
+
+/* ---- thread life cycle (R11, R5.6) ---- */
+
+static void runner(void *arg);
+
+static const char *const names[MD_THREADS] = {"T0", "T1", "T2", "T3", "T4", "T5", "T6", "T7"};
+static int slices[MD_THREADS]; /* each thread's time-slice in this run */
+/* Set by a thread's "return" op: runner() returns (R11.5) after do_op. */
+static bool returning;
+
+/* lm_thread_create on the same control block and stack, as one_run made it
+ * but with priority and threshold packed as pick_prio_thr() does. */
+static lm_status_t create_thread(int t, int pt)
+{
+    int prio = pt & 15, thr = (pt >> 4) - 1;
+    lm_thread_attr_t a;
+    lm_thread_attr_init(&a);
+    a.name = names[t];
+    a.entry = runner;
+    a.arg = (void *)(intptr_t)t;
+    a.stack = th[t]->stack;
+    a.stack_size = th[t]->stack_size;
+    a.priority = (uint16_t)prio;
+    a.threshold = (uint16_t)(thr < 0 ? LM_THRESHOLD_NONE : (unsigned)thr);
+    a.time_slice = (lm_tick_t)slices[t];
+    return lm_thread_create(th[t], &a);
+}
+
+static lm_status_t exec_life_op(int me, struct op o)
+{
+    int t = o.a;
+    if (o.code == OP_ABORT) {
+        note("T%d wait_abort T%d", me, t);
+        M.t[me].ret = md_wait_abort(&M, t);
+        return lm_thread_wait_abort(th[t]);
+    }
+    if (o.code == OP_THSTART) {
+        note("T%d start T%d (%s)", me, t, M.t[t].dead ? "create first" : "as it is");
+        if (M.t[t].dead) {
+            int st = md_thread_create(&M, t, o.b & 15, (o.b >> 4) - 1);
+            lm_status_t k = create_thread(t, o.b);
+            if ((int)k != st) {
+                diverge("T%d: creating T%d returned %s, model %s", me, t, lm_status_name(k),
+                        lm_status_name((lm_status_t)st));
+            }
+        }
+        if (!md_live(&M, t)) {
+            check_rx[t] = CHK_NONE; /* runner() starts afresh */
+        }
+        M.t[me].ret = md_thread_start(&M, t);
+        return lm_thread_start(th[t]);
+    }
+    if (o.b == 2 && t == me) {
+        note("T%d returns from its entry", me);
+        md_end_thread(&M, me); /* R11.5: as lm_thread_terminate would */
+        returning = true;
+        return LM_OK;
+    }
+    if (o.b == 1) {
+        /* Created again by a later thstart: the delete may hand a mutex to
+         * a thread that preempts the caller before its next call. */
+        note("T%d delete T%d", me, t);
+        M.t[me].ret = md_thread_delete(&M, t);
+        return lm_thread_delete(th[t]); /* does not return for t == me */
+    }
+    note("T%d terminate T%d", me, t);
+    M.t[me].ret = md_terminate(&M, t);
+    return lm_thread_terminate(th[t]); /* does not return for t == me */
 }
 
 /* After a call returns: the pool block an allocation got must be free (not
@@ -1137,7 +1542,20 @@ static lm_status_t exec_op(int me, struct op o)
     case OP_TACTIVE:
         return exec_timer_op(me, o);
     case OP_DELETE:
+    case OP_CREATE:
         return exec_delete_op(me, o);
+    case OP_THEND:
+    case OP_THSTART:
+    case OP_ABORT:
+        return exec_life_op(me, o);
+    case OP_SLOCK:
+        note("T%d sched_lock", me);
+        M.t[me].ret = md_sched_lock(&M);
+        return lm_sched_lock();
+    case OP_SUNLOCK:
+        note("T%d sched_unlock", me);
+        M.t[me].ret = md_sched_unlock(&M);
+        return lm_sched_unlock();
     case OP_QSEND:
     case OP_QFRONT: {
         bool front = o.code == OP_QFRONT;
@@ -1240,7 +1658,9 @@ static lm_status_t do_op(int me)
         }
         o = tape[tape_pos++];
     } else {
-        o = gen_op(me);
+        if (!gen_directed(me, &o)) {
+            o = gen_op(me);
+        }
         tape_push(o);
     }
     return exec_op(me, o);
@@ -1295,12 +1715,18 @@ static void runner(void *arg)
             }
         }
         st = do_op(me);
+        if (returning) {
+            returning = false;
+            return; /* R11.5: the thread ends */
+        }
     }
 }
 
 /* Totals over the runs: shows that the paths the newer rules cover are
  * taken (the model is re-initialised per run, so they are summed here). */
-static unsigned long cov_flag_wakes, cov_handovers, cov_fires, cov_deleted, cov_taken;
+static unsigned long cov_flag_wakes, cov_handovers, cov_fires, cov_deleted, cov_taken,
+    cov_dead_steps, cov_ended, cov_abandoned, cov_aborts,
+    cov_refused, cov_unlock_switches, cov_expiries;
 
 static void add_coverage(void)
 {
@@ -1309,6 +1735,13 @@ static void add_coverage(void)
     cov_fires += M.n_fires;
     cov_deleted += M.n_deleted_wakes;
     cov_taken += M.n_mutex_taken;
+    cov_dead_steps += M.n_dead_steps;
+    cov_ended += M.n_ended;
+    cov_abandoned += M.n_abandoned;
+    cov_aborts += M.n_aborts;
+    cov_refused += M.n_refused;
+    cov_unlock_switches += M.n_unlock_switches;
+    cov_expiries += M.n_expiries;
 }
 
 static void print_coverage(void)
@@ -1316,11 +1749,15 @@ static void print_coverage(void)
     printf("model: flags waiters woken by a set %lu, pool blocks handed over %lu, timer "
            "callbacks %lu, waiters woken by a delete %lu, owned mutexes deleted %lu\n",
            cov_flag_wakes, cov_handovers, cov_fires, cov_deleted, cov_taken);
-    printf("model: deletes that met a flush or a flags set under way %lu\n",
-           n_delete_during_steps);
+    printf("model: deletes that met a flush or a flags set under way %lu, steps of those "
+           "calls made on the deleted object with waiters left %lu\n",
+           n_delete_during_steps, cov_dead_steps);
+    printf("model: threads ended %lu, mutexes abandoned %lu, waits aborted %lu\n", cov_ended,
+           cov_abandoned, cov_aborts);
+    printf("model: calls refused under the scheduler lock %lu, unlocks that let a more urgent "
+           "thread run %lu, time-slice expiries %lu\n", cov_refused, cov_unlock_switches,
+           cov_expiries);
 }
-
-static const char *const names[MD_THREADS] = {"T0", "T1", "T2", "T3", "T4", "T5", "T6", "T7"};
 
 /* One simulation: fresh kernel and objects, random priorities and
  * thresholds, until quiescent or the budget is spent. */
@@ -1362,22 +1799,29 @@ static void one_run(void)
             size_t r = runs < nsetups ? runs : nsetups - 1u;
             prio[i] = setups[r][2 * i];
             thr[i] = setups[r][2 * i + 1];
+            slices[i] = setups[r][2 * MD_THREADS + i];
         } else {
             prio[i] = (int)rnd(4);
             thr[i] = rnd(3) == 0 ? (int)rnd((uint32_t)prio[i] + 1u) : -1;
-            if (nsetups < SETUP_MAX) {
-                setups[nsetups][2 * i] = prio[i];
-                setups[nsetups][2 * i + 1] = thr[i];
+            slices[i] = rnd(2) == 0 ? 0 : 1 + (int)rnd(3); /* R2.4: 0 = none */
+            if (i == 0) {
+                setup_room(); /* every run's setup is kept, for the tape */
             }
+            setups[nsetups][2 * i] = prio[i];
+            setups[nsetups][2 * i + 1] = thr[i];
+            setups[nsetups][2 * MD_THREADS + i] = slices[i];
         }
         th[i] = lmt_spawn_ex(names[i], (unsigned)prio[i],
-                             thr[i] < 0 ? LM_THRESHOLD_NONE : (unsigned)thr[i], 0, runner,
-                             (void *)(intptr_t)i, true);
+                             thr[i] < 0 ? LM_THRESHOLD_NONE : (unsigned)thr[i],
+                             (lm_tick_t)slices[i], runner, (void *)(intptr_t)i, true);
     }
-    if (!replaying && nsetups < SETUP_MAX) {
+    if (!replaying) {
         nsetups++;
     }
     md_init(&M, MD_THREADS, prio, thr);
+    for (int i = 0; i < MD_THREADS; i++) {
+        M.t[i].slice = M.t[i].slice_left = (uint32_t)slices[i];
+    }
     for (int q = 0; q < MD_QUEUES; q++) {
         md_queue_init(&M, q, qcap[q]);
     }
@@ -1504,9 +1948,10 @@ static int reduce(const char *path)
     for (size_t r = 0; r < nsetups; r++) {
         printf("  run");
         for (int i = 0; i < MD_THREADS; i++) {
-            printf(" T%d:%d/%d", i, setups[r][2 * i], setups[r][2 * i + 1]);
+            printf(" T%d:%d/%d/%d", i, setups[r][2 * i], setups[r][2 * i + 1],
+                   setups[r][2 * MD_THREADS + i]);
         }
-        printf("   (priority/threshold, -1 none)\n");
+        printf("   (priority/threshold/slice, -1 none)\n");
     }
     for (size_t i = 0; i < nbest; i++) {
         printf("  %s %d %d %d\n", op_names[best[i].code], best[i].a, best[i].b, best[i].c);
@@ -1518,6 +1963,7 @@ static int reduce(const char *path)
 
 int main(int argc, char **argv)
 {
+    trace = getenv("MODEL_TRACE") != NULL;
     if (argc > 2 && strcmp(argv[1], "--reduce") == 0) {
         return reduce(argv[2]);
     }
@@ -1542,5 +1988,6 @@ int main(int argc, char **argv)
     printf("model: %lu steps, %lu divergences (%lu runs)\n", steps, divergences, runs);
     print_coverage();
     free(tape);
+    free(setups);
     return divergences == 0 ? 0 : 1;
 }
