@@ -21,7 +21,10 @@
  * received messages and flags results are consistent; after the run,
  * semaphore count <= max, queue count <= capacity, pool blocks are
  * conserved and never handed out twice, a mutex owner is a live worker,
- * depth 0 iff free, and a thread owning no mutex has its base priority.
+ * depth 0 iff free, a thread owning no mutex has its base priority, and a
+ * worker still blocked on an object is blocked on the same incarnation of
+ * it, alive or with its delete still under way (no waiter left behind by a
+ * delete, R9.1).
  * Plus whatever AddressSanitizer, UBSan and the kernel's own asserts catch.
  */
 #include <stdint.h>
@@ -112,6 +115,9 @@ static struct run {
     lm_pool_t pool;
     lm_timer_t timer;
     uint8_t state[K_COUNT];
+    uint32_t gen[K_COUNT];       /* creations of each object so far */
+    int waits_on[WORKERS];       /* kind a worker is in a blocking call on, or -1 */
+    uint32_t waits_gen[WORKERS]; /* that object's generation at the call */
     uint32_t mutex_deletes[2];
     /* creation parameters, reused when an object is created again */
     uint32_t sem_initial, sem_max;
@@ -306,6 +312,20 @@ static void obj_create(unsigned kind, uint8_t b)
     }
     FZ_CHECK(st == LM_OK, st);
     R.state[kind] = OBJ_LIVE;
+    R.gen[kind]++;
+}
+
+/* A worker enters (kind >= 0) or leaves (-1) a call that may block on an
+ * object; check_after_run asks whether a blocked worker's object is still
+ * the one it blocked on. Handlers never block: not tracked. */
+static void waiting_on(int kind)
+{
+    for (int i = 0; i < WORKERS; i++) {
+        if (R.w[i] == lm_thread_self() && !lm_port_in_isr()) {
+            R.waits_on[i] = kind;
+            R.waits_gen[i] = kind >= 0 ? R.gen[kind] : 0u;
+        }
+    }
 }
 
 static void do_op(unsigned op, struct rd *r)
@@ -316,7 +336,9 @@ static void do_op(unsigned op, struct rd *r)
     case OP_SEM_TAKE: {
         uint8_t b = next(r);
         lm_tick_t to = dec_timeout(b);
+        waiting_on(K_SEM);
         st = lm_sem_take((b & 0x80u) ? &never_sem : &R.sem, to);
+        waiting_on(-1);
         WST(st, S_BLOCKING, to);
         if (b & 0x80u) {
             FZ_CHECK(st == LM_ERR_OBJECT, st);
@@ -333,7 +355,9 @@ static void do_op(unsigned op, struct rd *r)
         lm_tick_t to = dec_timeout((uint8_t)(b >> 2));
         unsigned mi = m == &R.mutex[1] ? 1u : 0u;
         uint32_t dels = R.mutex_deletes[mi];
+        waiting_on((int)(K_MUTEX0 + mi));
         st = lm_mutex_lock(m, to);
+        waiting_on(-1);
         WST(st, S_BLOCKING | B(LM_ERR_ABANDONED) | B(LM_ERR_DEADLOCK) | B(LM_ERR_OVERFLOW) |
                     B(LM_ERR_STATE), to);
         bool real = m == &R.mutex[0] || m == &R.mutex[1];
@@ -361,11 +385,13 @@ static void do_op(unsigned op, struct rd *r)
         msg[1] = ~msg[0];
         msg[2] = 0;
         size_t size = (b & 0x40u) ? MSG_WORDS * 4u + 4u : MSG_WORDS * 4u;
+        waiting_on(K_QUEUE);
         if (b & 0x80u) {
             st = lm_queue_send_front(&R.queue, msg, size, to);
         } else {
             st = lm_queue_send(&R.queue, msg, size, to);
         }
+        waiting_on(-1);
         WST(st, S_BLOCKING | B(LM_ERR_SIZE), to);
         if ((b & 0x40u) && R.state[K_QUEUE] == OBJ_LIVE && fz_timeout_valid(to)) {
             FZ_CHECK(st == LM_ERR_SIZE || st == LM_ERR_OBJECT, st);
@@ -378,7 +404,9 @@ static void do_op(unsigned op, struct rd *r)
         lm_tick_t to = dec_timeout(b);
         uint32_t msg[MSG_WORDS] = {0xDEADu, 0xDEADu};
         if (op == OP_Q_RECV) {
+            waiting_on(K_QUEUE);
             st = lm_queue_receive(&R.queue, msg, sizeof msg, to);
+            waiting_on(-1);
             WST(st, S_BLOCKING | B(LM_ERR_SIZE), to);
         } else if (b & 0x80u) {
             st = lm_queue_flush(&R.queue);
@@ -408,7 +436,9 @@ static void do_op(unsigned op, struct rd *r)
         unsigned opt = (b >> 4) & 0x7u; /* 4 is an unknown option */
         lm_tick_t to = dec_timeout(c);
         uint32_t actual = 0xFFFF0000u;
+        waiting_on(K_FLAGS);
         st = lm_flags_wait(&R.flags, bits, opt, (c & 0x80u) ? NULL : &actual, to);
+        waiting_on(-1);
         WST(st, S_BLOCKING, to);
         if (st == LM_OK && (c & 0x80u) == 0u) {
             if (opt & LM_FLAGS_ALL) {
@@ -427,7 +457,9 @@ static void do_op(unsigned op, struct rd *r)
         lm_tick_t to = dec_timeout(b);
         void *blk = NULL;
         uint32_t gen = R.pool_gen;
+        waiting_on(K_POOL);
         st = lm_pool_alloc(&R.pool, (b & 0x80u) ? NULL : &blk, to);
+        waiting_on(-1);
         WST(st, S_BLOCKING, to);
         if (st == LM_OK) {
             block_keep(blk, gen);
@@ -639,6 +671,7 @@ static void worker(void *arg)
 {
     unsigned i = (unsigned)(uintptr_t)arg;
     struct rd r = {R.stream[i], R.stream_len[i], &R.pos[i]};
+    R.waits_on[i] = -1; /* a restart after terminate left no call behind */
     while (R.pos[i] < R.stream_len[i] && R.ops < OPS_BUDGET) {
         R.ops++;
         do_op(next(&r) % OP_COUNT, &r);
@@ -713,6 +746,13 @@ static void check_after_run(void)
         if (s == LM_THREAD_INACTIVE || (unsigned)s > LM_THREAD_TERMINATED) {
             FZ_CHECK((unsigned)s <= LM_THREAD_TERMINATED, s);
             continue;
+        }
+        /* R9.1: a delete that has returned has woken every waiter, so a
+         * worker still blocked on an object must be blocked on the same
+         * incarnation of it, alive or with its delete still under way. */
+        int k = R.waits_on[i];
+        if (s == LM_THREAD_BLOCKED && k >= 0) {
+            FZ_CHECK(R.state[k] != OBJ_DEAD && R.gen[k] == R.waits_gen[i], k);
         }
         unsigned eff = lm_thread_priority(t);
         unsigned base = lm_thread_base_priority(t);
