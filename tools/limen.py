@@ -258,6 +258,26 @@ def external_app(board=None):
     return failed
 
 
+def errors_doc_current(bdir):
+    """docs/errors.md lists the bad-input sweep's pairs: every table row the
+    sweep prints (LMT_BAD_INPUT_TABLE=1) and its pair count must be there."""
+    exe = os.path.join(bdir, "tests", "test_bad_input")
+    p = subprocess.run([exe], capture_output=True, text=True, cwd=ROOT,
+                       env=dict(os.environ, LMT_BAD_INPUT_TABLE="1"))
+    with open(os.path.join(ROOT, "docs", "errors.md"), encoding="utf-8") as f:
+        doc = f.read()
+    missing = [l for l in p.stdout.splitlines() if l.startswith("| ") and l not in doc]
+    count = re.search(r"sweep: (\d+) \(call, bad input\) pairs", p.stdout)
+    ok = p.returncode == 0 and count is not None and not missing and \
+        f"**{count.group(1)} pairs**" in doc
+    if not ok:
+        log("docs/errors.md does not match the bad-input sweep; "
+            "`LMT_BAD_INPUT_TABLE=1 test_bad_input` prints the tables and the count:")
+        for l in missing:
+            log("  missing: " + l)
+    return ok
+
+
 def cmd_test(args):
     """Host tests under the sanitizers and the external application on the
     hosted port; every QEMU board's tests (and the external application on
@@ -277,6 +297,8 @@ def cmd_test(args):
     if bdir is None or run(["ctest", "--test-dir", bdir, "--output-on-failure",
                             "--timeout", "120", "--no-tests=error"], stdout=None) != 0:
         failed.append("host")
+    elif not errors_doc_current(bdir):
+        failed.append("docs/errors.md bad-input tables")
     failed += [f"external-app {w} (host)" for w in external_app()]
     if cmd_lint(args) != 0:
         failed.append("lint (cppcheck, clang-tidy)")
