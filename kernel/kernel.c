@@ -70,10 +70,7 @@ void lm_kernel_start(void)
 {
     lm_irqstate_t s = lm_port_irq_lock();
     lmk.started = true;
-    unsigned p = lmk_prioq_best_prio(&lmk.ready);
-    lm_thread_t *first = (p != LMK_PRIO_NONE)
-                             ? LMK_CONTAINER_OF(lmk.ready.ring[p], lm_thread_t, qlink)
-                             : &lmk_idle_thread;
+    lm_thread_t *first = lmk_ready_best();
     lmk.current = first;
 #if LM_CFG_STATS
     first->stats.switches_in++;

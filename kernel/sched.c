@@ -12,17 +12,11 @@
 
 struct lmk_kernel lmk;
 
-/* The thread at the head of ready ring p (not empty). */
-static inline lm_thread_t *ready_head(unsigned p)
-{
-    return LMK_CONTAINER_OF(lmk.ready.ring[p], lm_thread_t, qlink);
-}
-
 /* The most urgent preempted thread whose threshold still holds, or NULL. */
 static inline lm_thread_t *held_first(void)
 {
     unsigned p = lmk_prioset_first(&lmk.held);
-    return p == LMK_PRIO_NONE ? NULL : ready_head(p);
+    return p == LMK_PRIO_NONE ? NULL : lmk_ready_head(p);
 }
 
 /* Context: any. Lock: held. Blocks: no. Cost: O(1). */
@@ -111,8 +105,7 @@ lm_thread_t *lmk_switch_select(void)
     bool yielded = (cur->yielded != 0u);
 
     if (!cur_ready || lmk.sched_lock == 0u) {
-        unsigned best = lmk_prioq_best_prio(&lmk.ready);
-        next = (best != LMK_PRIO_NONE) ? ready_head(best) : &lmk_idle_thread;
+        next = lmk_ready_best();
         /* R3.1: a running thread keeps the CPU against anything not more
          * urgent than its preemption-threshold, unless it gave it up. */
         /* R3.1: so does a thread preempted by a more urgent one, until it

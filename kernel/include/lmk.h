@@ -100,6 +100,20 @@ static inline void lmk_ready_insert_locked(lm_thread_t *t)
     }
 }
 
+/* The thread at the head of ready ring p (not empty). */
+static inline lm_thread_t *lmk_ready_head(unsigned p)
+{
+    return LMK_CONTAINER_OF(lmk.ready.ring[p], lm_thread_t, qlink);
+}
+
+/* The most urgent ready thread, first of its ring; idle if none is ready.
+ * Context: any. Lock: held. Cost: O(1). */
+static inline lm_thread_t *lmk_ready_best(void)
+{
+    unsigned p = lmk_prioq_best_prio(&lmk.ready);
+    return (p != LMK_PRIO_NONE) ? lmk_ready_head(p) : &lmk_idle_thread;
+}
+
 /* Take t out of the ready queue; a preempted thread's hold ends (R3.6).
  * Context: any. Lock: held. Blocks: no. Cost: O(1). */
 static inline void lmk_ready_remove_locked(lm_thread_t *t)

@@ -5,7 +5,6 @@
  *   operation   cost (P = LM_CFG_PRIORITIES)
  *   add         O(1): one bit, and the summary bit above 32 priorities
  *   remove      O(1)
- *   has         O(1)
  *   first       O(1): one bit scan, two above 32 priorities
  *
  * Lower numbers are more urgent, so the most urgent member is the lowest
@@ -39,11 +38,6 @@ static inline bool lmk_prioset_empty(const struct lm_prio_set *s)
 #else
     return s->word[0] == 0u;
 #endif
-}
-
-static inline bool lmk_prioset_has(const struct lm_prio_set *s, unsigned prio)
-{
-    return (s->word[lmk_prioset_word(prio)] & lmk_prioset_bit(prio)) != 0u;
 }
 
 static inline void lmk_prioset_add(struct lm_prio_set *s, unsigned prio)
