@@ -7,17 +7,16 @@
  * checked against the newest bits (R9.3).
  *
  * Invariant: `waiters` followed by `scan` is the arrival order. A scan moves
- * nodes from the front of `scan` to the back of `waiters`; a thread that
- * starts waiting while a scan is under way joins the back of `scan` (it came
- * after everyone there; checking it once more is harmless, as it was not
- * satisfied by the bits it saw and any set since then rescans anyway); a
- * rescan takes both lists in that order.
+ * nodes from the front of `scan` to the back of `waiters`; a rescan takes
+ * both lists in that order. No thread starts waiting during a scan: the
+ * setter holds the scheduler lock until its last step (R9), and a handler
+ * cannot wait, so a new waiter always joins the back of `waiters`.
  *
  * A delete gathers every waiter on `waiters` in its first step, leaving
- * `scan` empty: a set still scanning then has nothing left to check, and
- * every waiter is the delete's to wake with LM_ERR_DELETED (R9.1). Each
- * of its steps gathers both lists again before it wakes the first waiter,
- * so no waiter is left behind whatever runs between the steps.
+ * `scan` empty: a set still scanning (the one a handler's delete
+ * interrupted) then has nothing left to check, and every waiter is the
+ * delete's to wake with LM_ERR_DELETED (R9.1). No set can begin once the
+ * delete has begun: it finds the object dead under the lock.
  */
 #include "lmk.h"
 
@@ -26,14 +25,16 @@
 lm_status_t lm_flags_create(lm_flags_t *f, uint32_t initial)
 {
     LMK_CHECK(f != NULL, LM_ERR_PARAM);
-    LMK_CHECK_NOT_LIVE(f, LM_MAGIC_FLAGS);
-    lmk_list_init(&f->waiters);
-    lmk_list_init(&f->scan);
-    f->bits = initial;
-#if LM_CFG_ARG_CHECKS
-    f->magic = LM_MAGIC_FLAGS;
-#endif
-    return LM_OK;
+    lm_irqstate_t s = lm_port_irq_lock();
+    lm_status_t st = lmk_create_check_locked(LMK_MAGIC_OF(f), LM_MAGIC_FLAGS);
+    if (st == LM_OK) {
+        lmk_list_init(&f->waiters);
+        lmk_list_init(&f->scan);
+        f->bits = initial;
+        lmk_create_publish_locked(LMK_MAGIC_OF(f), LM_MAGIC_FLAGS);
+    }
+    lm_port_irq_unlock(s);
+    return st;
 }
 
 /* Every waiter, in arrival order, becomes the list still to check.
@@ -53,13 +54,19 @@ lm_status_t lm_flags_set(lm_flags_t *f, uint32_t bits)
 {
     LMK_CHECK_OBJ(f, LM_MAGIC_FLAGS);
     lm_irqstate_t s = lm_port_irq_lock();
+    if (LMK_DEAD_LOCKED(f, LM_MAGIC_FLAGS)) {
+        lm_port_irq_unlock(s);
+        return LM_ERR_OBJECT;
+    }
     f->bits |= bits;
     rescan_all_locked(f);
+    lmk_walk_begin_locked();
     lm_port_irq_unlock(s);
     for (;;) {
         s = lm_port_irq_lock();
         struct lm_dnode *n = lmk_list_pop_front(&f->scan);
         if (n == NULL) {
+            lmk_walk_end_locked();
             lm_port_irq_unlock(s);
             return LM_OK;
         }
@@ -81,9 +88,14 @@ lm_status_t lm_flags_clear(lm_flags_t *f, uint32_t bits)
 {
     LMK_CHECK_OBJ(f, LM_MAGIC_FLAGS);
     lm_irqstate_t s = lm_port_irq_lock();
-    f->bits &= ~bits;
+    lm_status_t st = LM_OK;
+    if (LMK_DEAD_LOCKED(f, LM_MAGIC_FLAGS)) {
+        st = LM_ERR_OBJECT;
+    } else {
+        f->bits &= ~bits;
+    }
     lm_port_irq_unlock(s);
-    return LM_OK;
+    return st;
 }
 
 lm_status_t lm_flags_wait(lm_flags_t *f, uint32_t bits, unsigned options,
@@ -99,6 +111,10 @@ lm_status_t lm_flags_wait(lm_flags_t *f, uint32_t bits, unsigned options,
     }
     uint32_t seen = 0;
     lm_irqstate_t s = lm_port_irq_lock();
+    if (LMK_DEAD_LOCKED(f, LM_MAGIC_FLAGS)) {
+        lm_port_irq_unlock(s);
+        return LM_ERR_OBJECT;
+    }
     if (satisfied(f->bits, bits, options)) {
         seen = f->bits;
         if ((options & LM_FLAGS_CONSUME) != 0u) {
@@ -120,7 +136,9 @@ lm_status_t lm_flags_wait(lm_flags_t *f, uint32_t bits, unsigned options,
     cur->wait_opt = options;
     cur->wait_data = &seen;
     lmk_block_current_locked(LMK_WAIT_FLAGS, f, timeout);
-    lmk_list_push_back(lmk_list_empty(&f->scan) ? &f->waiters : &f->scan, &cur->qlink);
+    /* No scan is under way: a set runs to its end before any other thread
+     * does (R9), and a handler's set ends before the handler returns. */
+    lmk_list_push_back(&f->waiters, &cur->qlink);
     lm_port_irq_unlock(s);
     if (cur->wait_status == LM_OK && actual != NULL) {
         *actual = seen;
@@ -140,18 +158,18 @@ lm_status_t lm_flags_delete(lm_flags_t *f)
 {
     LMK_CHECK_OBJ(f, LM_MAGIC_FLAGS);
     lm_irqstate_t s = lm_port_irq_lock();
-#if LM_CFG_ARG_CHECKS
-    f->magic = 0u;
-#endif
+    if (LMK_DEAD_LOCKED(f, LM_MAGIC_FLAGS)) {
+        lm_port_irq_unlock(s);
+        return LM_ERR_OBJECT;
+    }
+    lmk_delete_begin_locked(LMK_MAGIC_OF(f));
     lmk_list_splice_back(&f->waiters, &f->scan); /* arrival order, scan empty */
     lm_port_irq_unlock(s);
     for (;;) {
         s = lm_port_irq_lock();
-        /* A set that passed its checks before this delete but made its
-         * first step only since may have moved waiters back to `scan`. */
-        lmk_list_splice_back(&f->waiters, &f->scan);
         struct lm_dnode *n = lmk_list_pop_front(&f->waiters);
         if (n == NULL) {
+            lmk_delete_end_locked(LMK_MAGIC_OF(f));
             lm_port_irq_unlock(s);
             return LM_OK;
         }

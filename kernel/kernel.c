@@ -37,6 +37,7 @@ void lm_kernel_init_tick(lm_tick_t origin)
     lm_fatal_hook_t fatal_hook = lmk.fatal_hook;
     memset(&lmk, 0, sizeof lmk);
     lmk.fatal_hook = fatal_hook;
+    lmk.initialised = true; /* before the idle thread's create, which checks it */
     lmk.now = origin;
     lmk_prioq_init(&lmk.ready);
     lmk_timeout_init();
@@ -68,6 +69,11 @@ void lm_kernel_init(void)
 
 void lm_kernel_start(void)
 {
+    if (!lmk.initialised) {
+        /* There is no idle thread to fall back on: the first block would
+         * fault. Say so now instead. */
+        lm_fatal(LM_FATAL_ASSERT, "lm_kernel_start before lm_kernel_init");
+    }
     lm_irqstate_t s = lm_port_irq_lock();
     lmk.started = true;
     lm_thread_t *first = lmk_ready_best();
@@ -87,6 +93,11 @@ void lm_kernel_start(void)
 bool lm_kernel_running(void)
 {
     return lmk.started;
+}
+
+bool lm_kernel_initialised(void)
+{
+    return lmk.initialised;
 }
 
 void lm_idle_hook_set(lm_idle_hook_t hook)
@@ -131,9 +142,10 @@ _Noreturn void lm_fatal(lm_fatal_t reason, const char *where)
     lm_port_fatal_halt();
 }
 
+/* Cost: O(P/32): the bitmap only (prioq.h). */
 void lmk_prioq_init(struct lm_prioq *q)
 {
-    memset(q, 0, sizeof *q);
+    memset(&q->busy, 0, sizeof q->busy);
 }
 
 const char *lm_status_name(lm_status_t status)
@@ -155,6 +167,7 @@ const char *lm_status_name(lm_status_t status)
     case LM_ERR_STATE: return "LM_ERR_STATE";
     case LM_ERR_LOCKED: return "LM_ERR_LOCKED";
     case LM_ERR_SIZE: return "LM_ERR_SIZE";
+    case LM_ERR_INIT: return "LM_ERR_INIT";
     }
     return "LM_ERR_?";
 }

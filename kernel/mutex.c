@@ -21,18 +21,20 @@ lm_status_t lm_mutex_create(lm_mutex_t *m, unsigned options)
 {
     LMK_CHECK(m != NULL, LM_ERR_PARAM);
     LMK_CHECK((options & ~LM_MUTEX_INHERIT) == 0u, LM_ERR_PARAM);
-    LMK_CHECK_NOT_LIVE(m, LM_MAGIC_MUTEX);
-    lmk_prioq_init(&m->waiters);
-    m->held_link.next = NULL;
-    m->held_link.prev = NULL;
-    m->owner = NULL;
-    m->depth = 0;
-    m->options = (uint8_t)options;
-    m->abandoned = 0;
-#if LM_CFG_ARG_CHECKS
-    m->magic = LM_MAGIC_MUTEX;
-#endif
-    return LM_OK;
+    lm_irqstate_t s = lm_port_irq_lock();
+    lm_status_t st = lmk_create_check_locked(LMK_MAGIC_OF(m), LM_MAGIC_MUTEX);
+    if (st == LM_OK) {
+        lmk_prioq_init(&m->waiters);
+        m->held_link.next = NULL;
+        m->held_link.prev = NULL;
+        m->owner = NULL;
+        m->depth = 0;
+        m->options = (uint8_t)options;
+        m->abandoned = 0;
+        lmk_create_publish_locked(LMK_MAGIC_OF(m), LM_MAGIC_MUTEX);
+    }
+    lm_port_irq_unlock(s);
+    return st;
 }
 
 /* Context: any. Lock: held. Cost: O(owned) per thread, O(chain) threads. */
@@ -122,6 +124,10 @@ lm_status_t lm_mutex_lock(lm_mutex_t *m, lm_tick_t timeout)
     lm_irqstate_t s = lm_port_irq_lock();
     lm_thread_t *cur = lmk.current;
     lm_status_t st;
+    if (LMK_DEAD_LOCKED(m, LM_MAGIC_MUTEX)) {
+        lm_port_irq_unlock(s);
+        return LM_ERR_OBJECT;
+    }
     if (m->owner == NULL) {
         mutex_acquire_locked(m, cur);
         st = (m->abandoned != 0u) ? LM_ERR_ABANDONED : LM_OK;
@@ -163,6 +169,10 @@ lm_status_t lm_mutex_unlock(lm_mutex_t *m)
     }
     lm_irqstate_t s = lm_port_irq_lock();
     lm_thread_t *cur = lmk.current;
+    if (LMK_DEAD_LOCKED(m, LM_MAGIC_MUTEX)) {
+        lm_port_irq_unlock(s);
+        return LM_ERR_OBJECT;
+    }
     if (m->owner != cur) {
         lm_port_irq_unlock(s);
         return LM_ERR_NOT_OWNER;
@@ -200,9 +210,11 @@ lm_status_t lm_mutex_delete(lm_mutex_t *m)
 {
     LMK_CHECK_OBJ(m, LM_MAGIC_MUTEX);
     lm_irqstate_t s = lm_port_irq_lock();
-#if LM_CFG_ARG_CHECKS
-    m->magic = 0u;
-#endif
+    if (LMK_DEAD_LOCKED(m, LM_MAGIC_MUTEX)) {
+        lm_port_irq_unlock(s);
+        return LM_ERR_OBJECT;
+    }
+    lmk_delete_begin_locked(LMK_MAGIC_OF(m));
     lm_thread_t *owner = m->owner;
     if (owner != NULL) {
         lmk_list_remove(&m->held_link);
@@ -211,7 +223,7 @@ lm_status_t lm_mutex_delete(lm_mutex_t *m)
         lmk_prio_update_locked(owner);
     }
     lm_port_irq_unlock(s);
-    lmk_wake_all_stepwise(&m->waiters, LM_ERR_DELETED);
+    lmk_delete_wake_all(&m->waiters, LMK_MAGIC_OF(m));
     return LM_OK;
 }
 

@@ -21,17 +21,19 @@ lm_status_t lm_queue_create(lm_queue_t *q, void *buffer, size_t msg_size, size_t
     LMK_CHECK(q != NULL && buffer != NULL, LM_ERR_PARAM);
     LMK_CHECK(msg_size != 0u && capacity != 0u, LM_ERR_PARAM);
     LMK_CHECK(msg_size <= UINT32_MAX / capacity, LM_ERR_PARAM);
-    LMK_CHECK_NOT_LIVE(q, LM_MAGIC_QUEUE);
-    lmk_prioq_init(&q->waiters);
-    q->buffer = (uint8_t *)buffer;
-    q->msg_size = (uint32_t)msg_size;
-    q->capacity = (uint32_t)capacity;
-    q->count = 0;
-    q->head = 0;
-#if LM_CFG_ARG_CHECKS
-    q->magic = LM_MAGIC_QUEUE;
-#endif
-    return LM_OK;
+    lm_irqstate_t s = lm_port_irq_lock();
+    lm_status_t st = lmk_create_check_locked(LMK_MAGIC_OF(q), LM_MAGIC_QUEUE);
+    if (st == LM_OK) {
+        lmk_prioq_init(&q->waiters);
+        q->buffer = (uint8_t *)buffer;
+        q->msg_size = (uint32_t)msg_size;
+        q->capacity = (uint32_t)capacity;
+        q->count = 0;
+        q->head = 0;
+        lmk_create_publish_locked(LMK_MAGIC_OF(q), LM_MAGIC_QUEUE);
+    }
+    lm_port_irq_unlock(s);
+    return st;
 }
 
 /* Lock: held. Cost: one message copy. */
@@ -87,6 +89,10 @@ static lm_status_t queue_send(lm_queue_t *q, const void *msg, size_t size,
         return LM_ERR_ISR;
     }
     lm_irqstate_t s = lm_port_irq_lock();
+    if (LMK_DEAD_LOCKED(q, LM_MAGIC_QUEUE)) {
+        lm_port_irq_unlock(s);
+        return LM_ERR_OBJECT;
+    }
     lm_thread_t *w = lmk_first_waiter(&q->waiters);
     if (w != NULL && (w->wait_opt & QWAIT_SEND) == 0u) {
         /* A receiver waits: the message goes straight to it. */
@@ -149,6 +155,10 @@ lm_status_t lm_queue_receive(lm_queue_t *q, void *buf, size_t size, lm_tick_t ti
         return LM_ERR_ISR;
     }
     lm_irqstate_t s = lm_port_irq_lock();
+    if (LMK_DEAD_LOCKED(q, LM_MAGIC_QUEUE)) {
+        lm_port_irq_unlock(s);
+        return LM_ERR_OBJECT;
+    }
     if (q->count != 0u) {
         msg_copy(buf, q->buffer + (size_t)q->head * q->msg_size, q->msg_size);
         q->head = (q->head + 1u == q->capacity) ? 0u : q->head + 1u;
@@ -189,7 +199,9 @@ lm_status_t lm_queue_peek(const lm_queue_t *q, void *buf, size_t size)
     LMK_CHECK(size == q->msg_size, LM_ERR_SIZE);
     lm_irqstate_t s = lm_port_irq_lock();
     lm_status_t st = LM_ERR_WOULD_BLOCK;
-    if (q->count != 0u) {
+    if (LMK_DEAD_LOCKED(q, LM_MAGIC_QUEUE)) {
+        st = LM_ERR_OBJECT;
+    } else if (q->count != 0u) {
         msg_copy(buf, q->buffer + (size_t)q->head * q->msg_size, q->msg_size);
         st = LM_OK;
     }
@@ -198,17 +210,25 @@ lm_status_t lm_queue_peek(const lm_queue_t *q, void *buf, size_t size)
 }
 
 /* Context: thread, isr. Cost: O(1) masked, then one masked step per
- * admitted sender (R9.2). */
+ * admitted sender (R9.2); no other thread runs until the last step. */
 lm_status_t lm_queue_flush(lm_queue_t *q)
 {
     LMK_CHECK_OBJ(q, LM_MAGIC_QUEUE);
     lm_irqstate_t s = lm_port_irq_lock();
+    if (LMK_DEAD_LOCKED(q, LM_MAGIC_QUEUE)) {
+        lm_port_irq_unlock(s);
+        return LM_ERR_OBJECT;
+    }
     q->count = 0;
     q->head = 0;
+    lmk_walk_begin_locked();
     lm_port_irq_unlock(s);
     for (;;) {
         s = lm_port_irq_lock();
         bool more = q->count < q->capacity && admit_sender_locked(q);
+        if (!more) {
+            lmk_walk_end_locked();
+        }
         lm_port_irq_unlock(s);
         if (!more) {
             return LM_OK;
@@ -220,16 +240,18 @@ lm_status_t lm_queue_delete(lm_queue_t *q)
 {
     LMK_CHECK_OBJ(q, LM_MAGIC_QUEUE);
     lm_irqstate_t s = lm_port_irq_lock();
-#if LM_CFG_ARG_CHECKS
-    q->magic = 0u;
-#endif
+    if (LMK_DEAD_LOCKED(q, LM_MAGIC_QUEUE)) {
+        lm_port_irq_unlock(s);
+        return LM_ERR_OBJECT;
+    }
+    lmk_delete_begin_locked(LMK_MAGIC_OF(q));
     /* No room from here on: a flush still admitting senders stops at its
      * next step, so every waiter is the delete's to wake (R9.1), and no
      * step writes into the buffer once the caller may take it back. */
     q->capacity = 0;
     q->count = 0;
     lm_port_irq_unlock(s);
-    lmk_wake_all_stepwise(&q->waiters, LM_ERR_DELETED);
+    lmk_delete_wake_all(&q->waiters, LMK_MAGIC_OF(q));
     return LM_OK;
 }
 

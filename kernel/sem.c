@@ -7,25 +7,29 @@ lm_status_t lm_sem_create(lm_sem_t *s, uint32_t initial, uint32_t max)
 {
     LMK_CHECK(s != NULL, LM_ERR_PARAM);
     LMK_CHECK(max != 0u && initial <= max, LM_ERR_PARAM);
-    LMK_CHECK_NOT_LIVE(s, LM_MAGIC_SEM);
-    lmk_prioq_init(&s->waiters);
-    s->count = initial;
-    s->max = max;
-#if LM_CFG_ARG_CHECKS
-    s->magic = LM_MAGIC_SEM;
-#endif
-    return LM_OK;
+    lm_irqstate_t st = lm_port_irq_lock();
+    lm_status_t r = lmk_create_check_locked(LMK_MAGIC_OF(s), LM_MAGIC_SEM);
+    if (r == LM_OK) {
+        lmk_prioq_init(&s->waiters);
+        s->count = initial;
+        s->max = max;
+        lmk_create_publish_locked(LMK_MAGIC_OF(s), LM_MAGIC_SEM);
+    }
+    lm_port_irq_unlock(st);
+    return r;
 }
 
 lm_status_t lm_sem_delete(lm_sem_t *s)
 {
     LMK_CHECK_OBJ(s, LM_MAGIC_SEM);
     lm_irqstate_t st = lm_port_irq_lock();
-#if LM_CFG_ARG_CHECKS
-    s->magic = 0u; /* new calls fail from here on (R9.1) */
-#endif
+    if (LMK_DEAD_LOCKED(s, LM_MAGIC_SEM)) {
+        lm_port_irq_unlock(st);
+        return LM_ERR_OBJECT;
+    }
+    lmk_delete_begin_locked(LMK_MAGIC_OF(s)); /* new calls fail from here on (R9.1) */
     lm_port_irq_unlock(st);
-    lmk_wake_all_stepwise(&s->waiters, LM_ERR_DELETED);
+    lmk_delete_wake_all(&s->waiters, LMK_MAGIC_OF(s));
     return LM_OK;
 }
 
@@ -40,6 +44,10 @@ lm_status_t lm_sem_take(lm_sem_t *s, lm_tick_t timeout)
         return LM_ERR_ISR;
     }
     lm_irqstate_t st = lm_port_irq_lock();
+    if (LMK_DEAD_LOCKED(s, LM_MAGIC_SEM)) {
+        lm_port_irq_unlock(st);
+        return LM_ERR_OBJECT;
+    }
     if (s->count != 0u) {
         s->count--;
         lm_port_irq_unlock(st);
@@ -61,7 +69,9 @@ lm_status_t lm_sem_give(lm_sem_t *s)
     LMK_CHECK_OBJ(s, LM_MAGIC_SEM);
     lm_irqstate_t st = lm_port_irq_lock();
     lm_status_t r = LM_OK;
-    if (lmk_wake_first_locked(&s->waiters, LM_OK) == NULL) {
+    if (LMK_DEAD_LOCKED(s, LM_MAGIC_SEM)) {
+        r = LM_ERR_OBJECT;
+    } else if (lmk_wake_first_locked(&s->waiters, LM_OK) == NULL) {
         if (s->count == s->max) {
             r = LM_ERR_OVERFLOW;
         } else {

@@ -24,6 +24,15 @@ static bool thread_live(const lm_thread_t *t)
     return t->state != LM_THREAD_INACTIVE && t->state != LM_THREAD_TERMINATED;
 }
 
+/* May t be created or started anew? Not while it is live, while a start is
+ * filling its stack, or while it is still the running thread after ending
+ * itself (its stack is in use until the switch away from it).
+ * Lock: held. Cost: O(1). */
+static bool thread_reusable_locked(const lm_thread_t *t)
+{
+    return !thread_live(t) && t->starting == 0u && t != lmk.current;
+}
+
 #if LM_CFG_ARG_CHECKS
 /* The attribute checks of lm_thread_create (docs/errors.md). */
 static lm_status_t attr_check(const lm_thread_attr_t *attr)
@@ -39,7 +48,7 @@ static lm_status_t attr_check(const lm_thread_attr_t *attr)
 }
 #endif
 
-/* Context: thread or before start. Lock: none (t is in no list). Cost: O(1). */
+/* Context: thread or before start. Lock: taken. Cost: O(1). */
 lm_status_t lm_thread_create(lm_thread_t *t, const lm_thread_attr_t *attr)
 {
     LMK_CHECK(t != NULL && attr != NULL, LM_ERR_PARAM);
@@ -51,7 +60,17 @@ lm_status_t lm_thread_create(lm_thread_t *t, const lm_thread_attr_t *attr)
 #endif
     LMK_CHECK(!lm_port_in_isr(), LM_ERR_ISR);
 #if LM_CFG_ARG_CHECKS
-    if (t->magic == LM_MAGIC_THREAD && thread_live(t)) {
+    if (!lmk.initialised) {
+        return LM_ERR_INIT;
+    }
+#endif
+    /* Under the lock, so that a start or delete from an interrupt sees the
+     * block either before or after the check and the clearing, never
+     * halfway. A control block is a fixed size: O(1) masked. */
+    lm_irqstate_t s = lm_port_irq_lock();
+#if LM_CFG_ARG_CHECKS
+    if (t->magic == LM_MAGIC_THREAD && !thread_reusable_locked(t)) {
+        lm_port_irq_unlock(s);
         return LM_ERR_STATE;
     }
 #endif
@@ -71,6 +90,7 @@ lm_status_t lm_thread_create(lm_thread_t *t, const lm_thread_attr_t *attr)
 #if LM_CFG_ARG_CHECKS
     t->magic = LM_MAGIC_THREAD;
 #endif
+    lm_port_irq_unlock(s);
     return LM_OK;
 }
 
@@ -83,21 +103,33 @@ LMK_NO_ASAN static void stack_fill(uint8_t *p, size_t n)
 }
 #endif
 
-/* Context: thread, isr. Lock: taken. Cost: O(stack) with the watermark. */
+/* Context: thread, isr. Lock: taken. Cost: O(1) masked; O(stack) unmasked
+ * with the watermark, during which the thread is claimed (`starting`: a
+ * start, create or delete of it from an interrupt returns LM_ERR_STATE) and
+ * the caller holds the scheduler lock, as a walk does (R9): no other thread
+ * runs and no interrupt can stop the caller, so the claim always ends. */
 lm_status_t lm_thread_start(lm_thread_t *t)
 {
     LMK_CHECK_OBJ(t, LM_MAGIC_THREAD);
-    /* A thread that has just ended itself is still the running one until
-     * the switch away from it: an interrupt taken in between must not
-     * refill and re-initialise the stack that is still in use. */
-    if (thread_live(t) || t == lmk.current) {
+    lm_irqstate_t s = lm_port_irq_lock();
+    if (LMK_DEAD_LOCKED(t, LM_MAGIC_THREAD)) {
+        lm_port_irq_unlock(s);
+        return LM_ERR_OBJECT;
+    }
+    if (!thread_reusable_locked(t)) {
+        lm_port_irq_unlock(s);
         return LM_ERR_STATE;
     }
 #if LM_CFG_STACK_WATERMARK
+    t->starting = 1u;
+    lmk_walk_begin_locked();
+    lm_port_irq_unlock(s);
     stack_fill((uint8_t *)t->stack, t->stack_size);
+    s = lm_port_irq_lock();
+    t->starting = 0u;
+    lmk_walk_end_locked();
 #endif
-    lm_port_stack_init(t);
-    lm_irqstate_t s = lm_port_irq_lock();
+    lm_port_stack_init(t); /* O(1): the first frame only */
     t->prio = t->base_prio;
     t->preempt_limit = (uint16_t)lmk_min_prio(t->threshold, t->prio);
     t->slice_left = t->time_slice;
@@ -139,6 +171,9 @@ static void thread_end_locked(lm_thread_t *t)
 
 static lm_status_t thread_stop_checks(const lm_thread_t *t)
 {
+    if (LMK_DEAD_LOCKED(t, LM_MAGIC_THREAD)) {
+        return LM_ERR_OBJECT;
+    }
     if (t == &lmk_idle_thread) {
         return LM_ERR_STATE;
     }
@@ -168,6 +203,9 @@ lm_status_t lm_thread_delete(lm_thread_t *t)
     LMK_CHECK_OBJ(t, LM_MAGIC_THREAD);
     lm_irqstate_t s = lm_port_irq_lock();
     lm_status_t st = thread_stop_checks(t);
+    if (st == LM_OK && t->starting != 0u) {
+        st = LM_ERR_STATE; /* a start is filling its stack (lm_thread_start) */
+    }
     if (st == LM_OK) {
         if (thread_live(t)) {
             thread_end_locked(t);
@@ -192,6 +230,10 @@ lm_status_t lm_thread_suspend(lm_thread_t *t)
 {
     LMK_CHECK_OBJ(t, LM_MAGIC_THREAD);
     lm_irqstate_t s = lm_port_irq_lock();
+    if (LMK_DEAD_LOCKED(t, LM_MAGIC_THREAD)) {
+        lm_port_irq_unlock(s);
+        return LM_ERR_OBJECT;
+    }
     lm_status_t st = LM_OK;
     switch (t->state) {
     case LM_THREAD_READY:
@@ -230,7 +272,9 @@ lm_status_t lm_thread_resume(lm_thread_t *t)
     LMK_CHECK_OBJ(t, LM_MAGIC_THREAD);
     lm_irqstate_t s = lm_port_irq_lock();
     lm_status_t st = LM_OK;
-    if (t->state == LM_THREAD_SUSPENDED) {
+    if (LMK_DEAD_LOCKED(t, LM_MAGIC_THREAD)) {
+        st = LM_ERR_OBJECT;
+    } else if (t->state == LM_THREAD_SUSPENDED) {
         t->state = LM_THREAD_READY;
         t->slice_left = t->time_slice; /* R2.6 */
         lmk_ready_insert_locked(t);
@@ -299,6 +343,10 @@ lm_status_t lm_thread_set_priority(lm_thread_t *t, unsigned priority)
         return LM_ERR_STATE;
     }
     lm_irqstate_t s = lm_port_irq_lock();
+    if (LMK_DEAD_LOCKED(t, LM_MAGIC_THREAD)) {
+        lm_port_irq_unlock(s);
+        return LM_ERR_OBJECT;
+    }
     /* R4.5: never less urgent than the priority. R3.2: a threshold equal to
      * the priority means none, and keeps meaning none. */
     if (t->threshold > priority || t->threshold == t->base_prio) {
@@ -335,6 +383,10 @@ lm_status_t lm_thread_set_threshold(lm_thread_t *t, unsigned threshold)
     }
     LMK_CHECK(threshold < LM_CFG_PRIORITIES && threshold <= t->base_prio, LM_ERR_PRIORITY);
     lm_irqstate_t s = lm_port_irq_lock();
+    if (LMK_DEAD_LOCKED(t, LM_MAGIC_THREAD)) {
+        lm_port_irq_unlock(s);
+        return LM_ERR_OBJECT;
+    }
     t->threshold = (uint16_t)threshold;
     t->preempt_limit = (uint16_t)lmk_min_prio(t->threshold, t->prio);
     if (t->state == LM_THREAD_READY) {
@@ -351,7 +403,9 @@ lm_status_t lm_thread_wait_abort(lm_thread_t *t)
     LMK_CHECK_OBJ(t, LM_MAGIC_THREAD);
     lm_irqstate_t s = lm_port_irq_lock();
     lm_status_t st = LM_OK;
-    if (t->state == LM_THREAD_BLOCKED || t->state == LM_THREAD_SLEEPING) {
+    if (LMK_DEAD_LOCKED(t, LM_MAGIC_THREAD)) {
+        st = LM_ERR_OBJECT;
+    } else if (t->state == LM_THREAD_BLOCKED || t->state == LM_THREAD_SLEEPING) {
         lmk_wait_end_locked(t, LM_ERR_ABORTED);
     } else {
         st = LM_ERR_STATE;

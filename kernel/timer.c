@@ -6,19 +6,21 @@
 lm_status_t lm_timer_create(lm_timer_t *tm, lm_timer_fn_t fn, void *arg)
 {
     LMK_CHECK(tm != NULL && fn != NULL, LM_ERR_PARAM);
-    LMK_CHECK_NOT_LIVE(tm, LM_MAGIC_TIMER);
-    tm->timeout.link.next = NULL;
-    tm->timeout.link.prev = NULL;
-    tm->timeout.deadline = 0;
-    tm->timeout.is_timer = 1u;
-    tm->fn = fn;
-    tm->arg = arg;
-    tm->period = 0;
-    tm->active = 0;
-#if LM_CFG_ARG_CHECKS
-    tm->magic = LM_MAGIC_TIMER;
-#endif
-    return LM_OK;
+    lm_irqstate_t s = lm_port_irq_lock();
+    lm_status_t st = lmk_create_check_locked(LMK_MAGIC_OF(tm), LM_MAGIC_TIMER);
+    if (st == LM_OK) {
+        tm->timeout.link.next = NULL;
+        tm->timeout.link.prev = NULL;
+        tm->timeout.deadline = 0;
+        tm->timeout.is_timer = 1u;
+        tm->fn = fn;
+        tm->arg = arg;
+        tm->period = 0;
+        tm->active = 0;
+        lmk_create_publish_locked(LMK_MAGIC_OF(tm), LM_MAGIC_TIMER);
+    }
+    lm_port_irq_unlock(s);
+    return st;
 }
 
 lm_status_t lm_timer_start(lm_timer_t *tm, lm_tick_t delay, lm_tick_t period)
@@ -27,6 +29,10 @@ lm_status_t lm_timer_start(lm_timer_t *tm, lm_tick_t delay, lm_tick_t period)
     LMK_CHECK(delay != 0u && delay <= LM_TICK_MAX_TIMEOUT, LM_ERR_PARAM);
     LMK_CHECK(period <= LM_TICK_MAX_TIMEOUT, LM_ERR_PARAM);
     lm_irqstate_t s = lm_port_irq_lock();
+    if (LMK_DEAD_LOCKED(tm, LM_MAGIC_TIMER)) {
+        lm_port_irq_unlock(s);
+        return LM_ERR_OBJECT;
+    }
     lmk_timeout_cancel_locked(&tm->timeout);
     tm->period = period;
     tm->active = 1u;
@@ -40,7 +46,9 @@ lm_status_t lm_timer_stop(lm_timer_t *tm)
     LMK_CHECK_OBJ(tm, LM_MAGIC_TIMER);
     lm_irqstate_t s = lm_port_irq_lock();
     lm_status_t st = LM_OK;
-    if (tm->active == 0u) {
+    if (LMK_DEAD_LOCKED(tm, LM_MAGIC_TIMER)) {
+        st = LM_ERR_OBJECT;
+    } else if (tm->active == 0u) {
         st = LM_ERR_STATE;
     } else {
         lmk_timeout_cancel_locked(&tm->timeout);
@@ -54,6 +62,10 @@ lm_status_t lm_timer_delete(lm_timer_t *tm)
 {
     LMK_CHECK_OBJ(tm, LM_MAGIC_TIMER);
     lm_irqstate_t s = lm_port_irq_lock();
+    if (LMK_DEAD_LOCKED(tm, LM_MAGIC_TIMER)) {
+        lm_port_irq_unlock(s);
+        return LM_ERR_OBJECT;
+    }
     lmk_timeout_cancel_locked(&tm->timeout);
     tm->active = 0u;
 #if LM_CFG_ARG_CHECKS

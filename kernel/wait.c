@@ -103,17 +103,19 @@ lm_thread_t *lmk_wake_first_locked(struct lm_prioq *wq, lm_status_t status)
 
 /* Context: thread or isr. Lock: NOT held; taken once per waiter.
  * Cost: O(1) per masked step (O(chain depth) for a mutex), O(waiters) total.
- * Between steps, other contexts see some waiters woken and some not (R9.1). */
-void lmk_wake_all_stepwise(struct lm_prioq *wq, lm_status_t status)
+ * Between steps, interrupts see some waiters woken and some not (R9.1); no
+ * other thread runs until the last step (lmk_walk_begin_locked). */
+void lmk_delete_wake_all(struct lm_prioq *wq, uint32_t *magic)
 {
     for (;;) {
         lm_irqstate_t s = lm_port_irq_lock();
         lm_thread_t *t = lmk_first_waiter(wq);
         if (t == NULL) {
+            lmk_delete_end_locked(magic);
             lm_port_irq_unlock(s);
             return;
         }
-        lmk_wait_end_locked(t, status);
+        lmk_wait_end_locked(t, LM_ERR_DELETED);
         lm_port_irq_unlock(s);
     }
 }

@@ -1209,7 +1209,8 @@ static void release(void)
     LMT_ST(lm_queue_count(QEMPTY, &n), LM_OK);
     LMT_EQ(n, 0);
     /* R9.3, R10.1: arrival order; fL (no consume) sees 0x3F0, then fH sees
-     * it too and consumes 0x200. Priority order would starve fL. */
+     * it too and consumes 0x200. Priority order would starve fL. Both run
+     * once the set is over, by priority. */
     LMT_ST(lm_flags_set(FLG, 0x300u), LM_OK);
     LMT_ST(lm_flags_get(FLG, &n), LM_OK);
     LMT_EQ(n, 0x1F0u);
@@ -1523,7 +1524,7 @@ LMT_CASE(bad_input_sweep)
                "O:1:own:p4 mH:OK:own mL:OK:own O:2:p12 "
                "qH:OK C:A qL:OK C:D C:B C:C "
                "rH:OK:E rL:OK:F "
-               "fL:OK:3f0 fH:OK:3f0 "
+               "fH:OK:3f0 fL:OK:3f0 "
                "pH:OK:2 pL:OK:0 "
                "T@+1000 B:OK Sl:ABORTED C:end S");
     LMT_EQ(rows_run, NROWS);

@@ -43,6 +43,7 @@ LMT_CASE(status_names)
         {LM_ERR_STATE, "LM_ERR_STATE"},
         {LM_ERR_LOCKED, "LM_ERR_LOCKED"},
         {LM_ERR_SIZE, "LM_ERR_SIZE"},
+        {LM_ERR_INIT, "LM_ERR_INIT"},
     };
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         if (strcmp(lm_status_name(all[i].st), all[i].name) != 0) {

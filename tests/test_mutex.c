@@ -780,10 +780,11 @@ LMT_CASE(delete_with_owner_and_waiters)
     spawn_off(4, "V", 15, del_v, NULL);
     lmt_spawn("D", 25, del_deleter, NULL);
     lmt_run();
-    /* D is the least urgent, so each woken waiter runs before the next step:
-     * W2 (8) first, then W1 and W3 in arrival order. O already dropped to
-     * 15 (what V lends through mb) when the first one runs. */
-    lmt_expect("O8 W2:LM_ERR_DELETED:15:2 W1:LM_ERR_DELETED:15:1 W3:LM_ERR_DELETED:15:0 D:15 "
+    /* D is the least urgent, but no woken waiter runs before the last step
+     * (R9.1): each finds none of the others still blocked. Then they run by
+     * priority: W2 (8) first, then W1 and W3 in arrival order. O already
+     * dropped to 15 (what V lends through mb) when the first one runs. */
+    lmt_expect("O8 W2:LM_ERR_DELETED:15:0 W1:LM_ERR_DELETED:15:0 W3:LM_ERR_DELETED:15:0 D:15 "
                "O:LM_ERR_OBJECT:15 V O20");
 }
 

@@ -390,8 +390,9 @@ static void alloc_then_probe(void *arg)
         LMT_ST(lm_pool_free(&pool, held[0]), LM_ERR_OBJECT);
         LMT_ST(lm_pool_available(&pool, &n), LM_ERR_OBJECT);
         LMT_EQ(n, 5u);
-        LMT_EQ(lm_thread_state(wt[1]), LM_THREAD_BLOCKED);
-        LMT_EQ(lm_thread_state(wt[2]), LM_THREAD_BLOCKED);
+        /* R9.1: no thread runs until the walk ends: the others are woken. */
+        LMT_EQ(lm_thread_state(wt[1]), LM_THREAD_READY);
+        LMT_EQ(lm_thread_state(wt[2]), LM_THREAD_READY);
     }
 }
 

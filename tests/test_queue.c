@@ -557,8 +557,9 @@ static void send_then_probe(void *arg)
         LMT_ST(send_id(1, LM_NO_WAIT), LM_ERR_OBJECT);
         LMT_ST(lm_queue_count(&q, &c), LM_ERR_OBJECT);
         LMT_EQ(c, 5u);
-        LMT_EQ(lm_thread_state(wt[1]), LM_THREAD_BLOCKED);
-        LMT_EQ(lm_thread_state(wt[0]), LM_THREAD_BLOCKED);
+        /* R9.1: no thread runs until the walk ends: the others are woken. */
+        LMT_EQ(lm_thread_state(wt[1]), LM_THREAD_READY);
+        LMT_EQ(lm_thread_state(wt[0]), LM_THREAD_READY);
     }
 }
 
@@ -788,13 +789,12 @@ LMT_CASE(queue_isr_receive_admits_sender)
     lmt_expect("isr:rx=1 S2:OK S1:OK L:rx=3");
 }
 
-/* R9.1, R9.2: a flush still admitting senders when a delete begins admits
- * nobody more. K's flush admits D (the most urgent sender), which preempts
- * it and deletes the queue; an interrupt at the delete's first unmask lets
- * H suspend D in the middle of the delete, so K's flush resumes before the
- * delete is done. S must not be admitted (its message would go to a deleted
- * queue, whose buffer the application may already reuse): it stays blocked
- * and is woken by the delete with LM_ERR_DELETED once D runs again. */
+/* R9.1, R9.2: no other thread runs during a flush or a delete. K's flush
+ * admits D (the most urgent sender) and then S; D, although more urgent,
+ * runs only once the flush is over, and then deletes the queue. An
+ * interrupt at the delete's first unmask readies H, the most urgent of
+ * all, which still waits for the delete's last step before it suspends D.
+ * (An interrupt that deletes the queue during a flush: test_races.) */
 static lm_thread_t *deleter_d, *sender_s;
 
 static void deleting_sender(void *arg)
@@ -839,7 +839,7 @@ LMT_CASE(queue_flush_resumed_during_delete)
     sender_s = lmt_spawn("S", 6, blocked_sender, (void *)(uintptr_t)3u);
     lmt_spawn("K", 5, flush_across_delete, NULL);
     lmt_run();
-    lmt_expect("K:flush D:admitted isr H:suspend-D K:flushed S=blocked D:deleted K:end S:DELETED");
+    lmt_expect("K:flush D:admitted isr H:suspend-D K:flushed S=woken D:deleted K:end S:OK");
 }
 
 #define HOSTED_CASES                                                           \

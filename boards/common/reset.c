@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "limen/armv7m.h"
+#include "limen/kernel.h"
 #include "board_services.h"
 #include "reset.h"
 
@@ -30,7 +31,14 @@ _Noreturn void lm_board_run_main(void)
 {
     lm_board_init();
     __libc_init_array();
-    lm_board_exit(main());
+    int code = main();
+    if (lm_kernel_initialised() && !lm_kernel_running()) {
+        /* The threads main created never ran: the first-day mistake of
+         * leaving out lm_kernel_start(), which does not return. */
+        lm_board_puts("limen: main() returned without calling lm_kernel_start(); "
+                      "no thread ran\n");
+    }
+    lm_board_exit(code);
 }
 
 void HardFault_Handler(void)

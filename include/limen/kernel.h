@@ -19,6 +19,10 @@ void lm_kernel_start(void);
 
 /* True once lm_kernel_start() has been called. */
 bool lm_kernel_running(void);
+/* True once lm_kernel_init() has been called. A board's start-up code uses
+ * it with lm_kernel_running() to report a main() that initialised the
+ * kernel and returned without starting it. */
+bool lm_kernel_initialised(void);
 
 /* Scheduler lock: nestable; while held no other thread runs, interrupts still
  * do. A thread holding it may not block or stop (LM_ERR_LOCKED). Unlocking

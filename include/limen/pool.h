@@ -14,6 +14,7 @@ typedef struct lm_pool {
     uint32_t block_size;   /* rounded up to pointer alignment */
     uint32_t block_count;
     uint32_t free_count;
+    uint32_t fresh;        /* blocks from this index on never handed out */
 } lm_pool_t;
 
 /* Size of one block as the pool stores it: at least two pointers (the free
@@ -26,7 +27,8 @@ typedef struct lm_pool {
     _Alignas(sizeof(void *)) uint8_t name[LM_POOL_BLOCK_SIZE(block_size) * (count)]
 
 /* buffer_size must hold `count` blocks of LM_POOL_BLOCK_SIZE(block_size).
- * Cost: O(count) to thread the free list.
+ * Cost: O(1): blocks are handed out in address order until each has been
+ * used once (nothing is written into the buffer here).
  * @retval LM_OK, LM_ERR_PARAM */
 lm_status_t lm_pool_create(lm_pool_t *p, void *buffer, size_t buffer_size,
                            size_t block_size, size_t count);

@@ -31,7 +31,8 @@ typedef enum lm_status {
                                 suspended, start of a running thread, ...) */
     LM_ERR_LOCKED = -16,     /* the caller would block or stop while holding
                                 the scheduler lock */
-    LM_ERR_SIZE = -17        /* message size differs from the queue's */
+    LM_ERR_SIZE = -17,       /* message size differs from the queue's */
+    LM_ERR_INIT = -18        /* called before lm_kernel_init() */
 } lm_status_t;
 
 /* A short constant name for a status ("LM_ERR_TIMEOUT"), for logs. */

@@ -61,6 +61,7 @@ typedef struct lm_thread {
     uint8_t suspended;          /* suspension requested while waiting */
     uint8_t yielded;            /* gave up the CPU (relinquish, slice end) */
     uint8_t wait_kind;          /* what kind of object it waits on */
+    uint8_t starting;           /* lm_thread_start is filling its stack */
     lm_status_t wait_status;    /* result handed over by the waker */
     void *wait_obj;             /* object waited on */
     void *wait_data;            /* message buffer, block pointer, ... */

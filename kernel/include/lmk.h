@@ -27,7 +27,8 @@ struct lmk_kernel {
     struct lm_prioq ready;      /* ready threads, running one included;
                                    the idle thread is never in it */
     lm_tick_t now;              /* ticks announced so far */
-    uint8_t sched_lock;         /* scheduler lock depth */
+    uint16_t sched_lock;        /* scheduler lock depth: the application's
+                                   (at most 255) plus one during a walk (R9) */
     bool timeout_work;          /* deferred expiry work pending (timeout.c);
                                    here so every switch tests it inline */
     /* p is in `held`: the head of ready ring p was preempted while its
@@ -35,6 +36,7 @@ struct lmk_kernel {
      * holds (R3.6). */
     struct lm_prio_set held;
     bool started;
+    bool initialised;           /* lm_kernel_init has run (zero at reset) */
     lm_idle_hook_t idle_hook;
 #if LM_CFG_SWITCH_HOOK
     lm_switch_hook_t switch_hook;
@@ -63,15 +65,19 @@ extern lm_thread_t lmk_idle_thread;
 #define LMK_CHECK_OBJ(obj, magic_value) \
     do { if ((obj) == NULL) { return LM_ERR_PARAM; } \
          if ((obj)->magic != (magic_value)) { return LM_ERR_OBJECT; } } while (0)
-/* Create of a control block that is live (created, not deleted) would strand
- * its waiters or leave its timeout armed: refused (docs/errors.md). */
-#define LMK_CHECK_NOT_LIVE(obj, magic_value) \
-    do { if ((obj)->magic == (magic_value)) { return LM_ERR_STATE; } } while (0)
+/* The check above runs before the kernel lock is taken, so a delete can
+ * come in between (an interrupt, or a more urgent thread it makes ready).
+ * Every call that acts on the object reads the magic word again once it
+ * holds the lock: one load and compare. */
+#define LMK_DEAD_LOCKED(obj, magic_value) ((obj)->magic != (magic_value))
+/* Where a create or delete keeps its claim on the control block. */
+#define LMK_MAGIC_OF(obj) (&(obj)->magic)
 #else
 /* "false &&" keeps the operands "used" without evaluating them. */
 #define LMK_CHECK(cond, status) ((void)(false && (cond)))
 #define LMK_CHECK_OBJ(obj, magic_value) ((void)0)
-#define LMK_CHECK_NOT_LIVE(obj, magic_value) ((void)0)
+#define LMK_DEAD_LOCKED(obj, magic_value) false
+#define LMK_MAGIC_OF(obj) ((uint32_t *)NULL)
 #endif
 
 /* A timeout argument is LM_NO_WAIT, LM_WAIT_FOREVER or 1..LM_TICK_MAX_TIMEOUT. */
@@ -172,8 +178,10 @@ lm_thread_t *lmk_wake_first_locked(struct lm_prioq *wq, lm_status_t status);
  * its timeout, make it ready (or suspended). For a mutex waiter, the owner's
  * inherited priority is recomputed: O(chain depth); otherwise O(1). */
 void lmk_wait_end_locked(lm_thread_t *t, lm_status_t status);
-/* Wake every waiter of wq with status, one per masked step. */
-void lmk_wake_all_stepwise(struct lm_prioq *wq, lm_status_t status);
+/* The rest of a delete begun with lmk_delete_begin_locked (lock NOT held):
+ * wake every waiter of wq with LM_ERR_DELETED, one per masked step, then
+ * end the delete. */
+void lmk_delete_wake_all(struct lm_prioq *wq, uint32_t *magic);
 /* Most urgent waiter of wq, NULL if none. O(1). */
 /* Context: any. Lock: held. Cost: O(1). */
 static inline lm_thread_t *lmk_first_waiter(const struct lm_prioq *wq)
@@ -186,6 +194,81 @@ void lmk_wait_unlink_locked(lm_thread_t *t);
 /* t's wait is over (t already unlinked): cancel the timeout, store status,
  * make t ready (or suspended, R11.2). O(1). */
 void lmk_wait_finish_locked(lm_thread_t *t, lm_status_t status);
+
+/* ---- object life cycle (object.c) ---- */
+
+/* The magic word of a control block under deletion: neither live (calls on
+ * it return LM_ERR_OBJECT) nor free (a create of it returns LM_ERR_STATE)
+ * until the delete's last step. */
+#define LMK_MAGIC_BUSY 0x4C6D2D2Du /* "Lm--" */
+
+/* A create is one masked step (its cost is the control block's fixed size),
+ * so no other context ever sees an object half made. */
+#if LM_CFG_ARG_CHECKS
+/* May this control block be created? LM_ERR_INIT before lm_kernel_init,
+ * LM_ERR_STATE if it is live or still being deleted. Lock: held. O(1). */
+lm_status_t lmk_create_check_locked(const uint32_t *magic, uint32_t live);
+#else
+static inline lm_status_t lmk_create_check_locked(const uint32_t *magic, uint32_t live)
+{
+    (void)magic;
+    (void)live;
+    return LM_OK; /* checks off: no magic word */
+}
+#endif
+/* The object is live from here on. Lock: held. O(1). */
+/* With checks off, magic is unused (NULL): not a pointer to const. */
+/* NOLINTNEXTLINE(readability-non-const-parameter) */
+static inline void lmk_create_publish_locked(uint32_t *magic, uint32_t live)
+{
+#if LM_CFG_ARG_CHECKS
+    *magic = live;
+#else
+    (void)magic;
+    (void)live;
+#endif
+}
+
+/* A walk over many waiters (R9.1-R9.3) in masked steps. From its start to
+ * its end no other thread runs: the walker holds the scheduler lock (so
+ * neither a thread it wakes nor an interrupt can end it halfway, R6.5) and
+ * interrupts still run between its steps. A walk from a handler needs no
+ * lock: no thread runs until the handler returns. Lock: held. O(1). */
+static inline void lmk_walk_begin_locked(void)
+{
+    if (!lm_port_in_isr()) {
+        lmk.sched_lock++;
+    }
+}
+void lmk_walk_end_locked(void);
+
+/* First step of a delete: the object is no longer live and stays busy until
+ * lmk_delete_end_locked, so no create can reuse the control block while its
+ * waiters are still being woken (R9.1). Starts the walk. Lock: held. O(1). */
+/* With checks off, magic is unused (NULL): not a pointer to const. */
+/* NOLINTNEXTLINE(readability-non-const-parameter) */
+static inline void lmk_delete_begin_locked(uint32_t *magic)
+{
+#if LM_CFG_ARG_CHECKS
+    *magic = LMK_MAGIC_BUSY;
+#else
+    (void)magic;
+#endif
+    lmk_walk_begin_locked();
+}
+/* Last step of a delete: the control block is free. Ends the walk (and may
+ * request the switch it held back). Lock: held. O(1). */
+/* With checks off, magic is unused (NULL): not a pointer to const. */
+/* NOLINTNEXTLINE(readability-non-const-parameter) */
+static inline void lmk_delete_end_locked(uint32_t *magic)
+{
+#if LM_CFG_ARG_CHECKS
+    *magic = 0u;
+#else
+    (void)magic;
+#endif
+    lmk_walk_end_locked();
+}
 
 /* ---- time (timeout.c) ---- */
 

@@ -4,7 +4,8 @@
  * wait queue.
  *
  *   operation      cost (P = LM_CFG_PRIORITIES)
- *   init           O(P/32) words cleared, O(P) ring pointers
+ *   init           O(P/32) words cleared (ring p is read only while
+ *                  bit p is set, so the ring pointers need no clearing)
  *   push_back      O(1): link at the ring's tail, set one or two bits
  *   push_front     O(1)
  *   remove         O(1): unlink, clear one or two bits if the ring empties
@@ -37,13 +38,13 @@ static inline unsigned lmk_prioq_best_prio(const struct lm_prioq *q)
 static inline void lmk_prioq_push_back(struct lm_prioq *q, struct lm_dnode *n,
                                        unsigned prio)
 {
-    struct lm_dnode *head = q->ring[prio];
-    if (head == NULL) {
+    if (!lmk_prioset_contains(&q->busy, prio)) {
         n->next = n;
         n->prev = n;
         q->ring[prio] = n;
         lmk_prioset_add(&q->busy, prio);
     } else {
+        struct lm_dnode *head = q->ring[prio];
         n->next = head;
         n->prev = head->prev;
         head->prev->next = n;
@@ -62,7 +63,6 @@ static inline void lmk_prioq_remove(struct lm_prioq *q, struct lm_dnode *n,
                                     unsigned prio)
 {
     if (n->next == n) {
-        q->ring[prio] = NULL;
         lmk_prioset_remove(&q->busy, prio);
     } else {
         n->prev->next = n->next;

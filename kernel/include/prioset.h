@@ -5,6 +5,7 @@
  *   operation   cost (P = LM_CFG_PRIORITIES)
  *   add         O(1): one bit, and the summary bit above 32 priorities
  *   remove      O(1)
+ *   contains    O(1)
  *   first       O(1): one bit scan, two above 32 priorities
  *
  * Lower numbers are more urgent, so the most urgent member is the lowest
@@ -56,6 +57,11 @@ static inline void lmk_prioset_remove(struct lm_prio_set *s, unsigned prio)
         s->summary &= ~(1u << (prio / 32u));
     }
 #endif
+}
+
+static inline bool lmk_prioset_contains(const struct lm_prio_set *s, unsigned prio)
+{
+    return (s->word[lmk_prioset_word(prio)] & lmk_prioset_bit(prio)) != 0u;
 }
 
 /* Most urgent member; LMK_PRIO_NONE if the set is empty. */

@@ -52,12 +52,13 @@ void lmk_tick_announce(lm_tick_t n);
 lm_thread_t *lmk_switch_select(void);
 _Noreturn void lmk_thread_exit(void);
 
-enum ev_kind { EV_NOW, EV_TICK, EV_UNMASK };
+enum ev_kind { EV_NOW, EV_TICK, EV_UNMASK, EV_LOCK };
 
 struct sim_irq {
     lm_hosted_irq_fn_t fn;
     void *arg;
-    uint64_t when; /* tick (EV_TICK) or unmask count (EV_UNMASK) */
+    uint64_t when; /* tick (EV_TICK), unmask count (EV_UNMASK) or lock
+                      count (EV_LOCK) */
     uint64_t seq;  /* raise order, for a stable delivery order */
     uint8_t kind;
     uint8_t used;
@@ -75,6 +76,8 @@ static struct {
     lm_tick_t tick_pending; /* ticks elapsed, not yet announced */
     lm_tick_t next_event;   /* from lm_port_timer_arm */
     uint64_t unmasks;
+    uint64_t locks;      /* locks taken in thread context (EV_LOCK) */
+    unsigned lock_irqs;  /* EV_LOCK interrupts waiting */
     uint64_t irqs;
     uint64_t seq;
     struct sim_irq irq[MAX_IRQS];
@@ -395,7 +398,8 @@ static struct sim_irq *due_irq(void)
         }
         bool due = (e->kind == EV_NOW) ||
                    (e->kind == EV_TICK && (int32_t)(now - (lm_tick_t)e->when) >= 0) ||
-                   (e->kind == EV_UNMASK && hp.unmasks >= e->when);
+                   (e->kind == EV_UNMASK && hp.unmasks >= e->when) ||
+                   (e->kind == EV_LOCK && hp.locks >= e->when);
         if (due && (best == NULL || e->seq < best->seq)) {
             best = e;
         }
@@ -447,6 +451,9 @@ static void deliver(void)
             lm_hosted_irq_fn_t fn = e->fn;
             void *arg = e->arg;
             e->used = 0;
+            if (e->kind == EV_LOCK) {
+                hp.lock_irqs--;
+            }
             run_handler(fn, arg);
         }
         if (hp.masked != 0u || hp.handler_depth != 0u || hp.in_pendsv || !hp.switch_pending ||
@@ -462,6 +469,15 @@ static void deliver(void)
 lm_irqstate_t lm_port_irq_lock(void)
 {
     lm_irqstate_t prev = hp.masked;
+    if (prev == 0u && hp.handler_depth == 0u && !hp.in_pendsv) {
+        /* A thread about to take the lock: on hardware an interrupt can
+         * arrive at this very instruction, after whatever the caller checked
+         * without the lock (lm_hosted_irq_at_lock). */
+        hp.locks++;
+        if (hp.lock_irqs != 0u) {
+            deliver();
+        }
+    }
     if (prev == 0u) {
         hp.masked = 1u;
         hp.stretch = 0;
@@ -605,6 +621,15 @@ int lm_hosted_irq_at_tick(lm_tick_t tick, lm_hosted_irq_fn_t fn, void *arg)
 int lm_hosted_irq_at_unmask(uint64_t n, lm_hosted_irq_fn_t fn, void *arg)
 {
     return add_irq(EV_UNMASK, hp.unmasks + (n == 0u ? 1u : n), fn, arg);
+}
+
+int lm_hosted_irq_at_lock(uint64_t n, lm_hosted_irq_fn_t fn, void *arg)
+{
+    int r = add_irq(EV_LOCK, hp.locks + (n == 0u ? 1u : n), fn, arg);
+    if (r == 0) {
+        hp.lock_irqs++;
+    }
+    return r;
 }
 
 void lm_hosted_work(lm_tick_t ticks)

@@ -207,6 +207,19 @@ int md_sched_unlock(struct md *m)
     return MD_OK;
 }
 
+/* R9: from a thread's first step of a multi-step call to its last, no
+ * other thread runs: the call holds the scheduler lock (and so an
+ * interrupt cannot suspend or end the caller, R6.5). */
+void md_walk_begin(struct md *m)
+{
+    m->lock_depth++;
+}
+
+void md_walk_end(struct md *m)
+{
+    (void)md_sched_unlock(m);
+}
+
 void md_resched(struct md *m)
 {
     if (m->lock_depth != 0u && m->cur != MD_NONE && ready(m, m->cur)) {
@@ -650,7 +663,8 @@ int md_settle(struct md *m)
 
 bool md_stepping(const struct md *m, int t)
 {
-    return m->t[t].flushing != 0 || m->t[t].fscan != 0 || m->t[t].deleting;
+    return m->t[t].flushing != 0 || m->t[t].fscan != 0 || m->t[t].deleting ||
+           m->t[t].starting != 0;
 }
 
 int md_step_candidate(const struct md *m, int t)
@@ -669,6 +683,10 @@ int md_step_candidate(const struct md *m, int t)
 
 bool md_step(struct md *m, int t)
 {
+    if (m->t[t].starting != 0) {
+        md_start_step(m, t);
+        return false;
+    }
     if (m->t[t].flushing != 0) {
         return md_flush_step(m, t);
     }
@@ -677,6 +695,7 @@ bool md_step(struct md *m, int t)
             return true;
         }
         m->t[t].fscan = 0; /* R9.3: nothing left to check, the set returns */
+        md_walk_end(m);
         return false;
     }
     if (m->t[t].deleting) {
@@ -827,6 +846,7 @@ void md_queue_flush(struct md *m, int q)
     m->q_count[q] = 0;
     m->t[m->cur].flushing = q + 1;
     m->t[m->cur].ret = MD_OK;
+    md_walk_begin(m);
 }
 
 int md_flush_candidate(const struct md *m, int t)
@@ -851,5 +871,6 @@ bool md_flush_step(struct md *m, int t)
         m->n_dead_steps++;
     }
     m->t[t].flushing = 0;
+    md_walk_end(m);
     return false;
 }

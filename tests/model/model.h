@@ -72,6 +72,9 @@ struct md_thread {
     int fscan;             /* flags index + 1 while its set checks waiters (R9.3) */
     bool deleting;         /* its delete wakes waiters (R9.1), then re-creates */
     int del_kind, del_idx; /* enum md_obj and index of the object it deletes */
+    int starting;          /* 1 + the thread its lm_thread_start is starting */
+    bool del_walked;       /* its delete has woken every waiter and returned;
+                              the re-create is still to come */
     uint32_t slice;        /* time-slice length, 0 = none (R2.4) */
     uint32_t slice_left;   /* ticks left of it (R2.1, R2.6) */
     bool dead;             /* deleted (lm_thread_delete), not created again: R9.1-like,
@@ -214,7 +217,8 @@ int md_terminate(struct md *m, int t);          /* R11.3; t may be the caller */
 int md_thread_delete(struct md *m, int t);      /* R11.4 */
 int md_end_isr(struct md *m, int t, bool del);  /* terminate or delete, from a handler */
 int md_thread_create(struct md *m, int t, int prio, int thr); /* INACTIVE (R11.1) */
-int md_thread_start(struct md *m, int t);       /* R11.1 */
+int md_thread_start(struct md *m, int starter, int t); /* R11.1 */
+void md_start_step(struct md *m, int starter);  /* its last step */
 int md_wait_abort(struct md *m, int t);         /* R11.6; also from interrupts */
 bool md_live(const struct md *m, int t);
 void md_make_ready(struct md *m, int t);
@@ -223,6 +227,9 @@ void md_mutex_acquire(struct md *m, int x, int t);
 /* Scheduler lock (R6), by m->cur. md_refuse_block: R6.1, sets the caller's
  * MD_LOCKED and returns true if the lock is held. */
 int md_sched_lock(struct md *m);
+/* A thread's multi-step call (R9) holds the scheduler lock throughout. */
+void md_walk_begin(struct md *m);
+void md_walk_end(struct md *m);
 int md_sched_unlock(struct md *m);
 bool md_refuse_block(struct md *m);
 

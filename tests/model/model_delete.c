@@ -50,6 +50,7 @@ void md_delete(struct md *m, int kind, int idx)
     }
     m->t[me].ret = MD_OK;
     m->t[me].deleting = true;
+    md_walk_begin(m);
     m->t[me].del_kind = kind;
     m->t[me].del_idx = idx;
 }
@@ -86,6 +87,9 @@ static int first_queue_waiter(const struct md *m, int q)
 int md_delete_candidate(const struct md *m, int t)
 {
     int idx = m->t[t].del_idx;
+    if (m->t[t].del_walked) {
+        return MD_NONE; /* only the driver's re-create is left */
+    }
     switch (m->t[t].del_kind) {
     case MD_O_SEM: return md_first_waiter(m, MD_W_SEM, idx);
     case MD_O_MUTEX: return md_first_waiter(m, MD_W_MUTEX, idx);
@@ -123,13 +127,21 @@ int md_create(struct md *m, int kind, int idx)
 
 bool md_delete_step(struct md *m, int t)
 {
+    if (m->t[t].del_walked) {
+        /* The delete has returned; the driver's create runs when the
+         * deleter runs again, after whatever the walk woke (R9.1). */
+        recreate(m, m->t[t].del_kind, m->t[t].del_idx);
+        m->t[t].deleting = false;
+        m->t[t].del_walked = false;
+        return false;
+    }
     int w = md_delete_candidate(m, t);
     if (w != MD_NONE) {
         md_end_wait(m, w, MD_DELETED); /* R9.1 */
         m->n_deleted_wakes++;
         return true;
     }
-    recreate(m, m->t[t].del_kind, m->t[t].del_idx);
-    m->t[t].deleting = false;
-    return false;
+    m->t[t].del_walked = true;
+    md_walk_end(m);
+    return true;
 }

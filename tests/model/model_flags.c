@@ -137,6 +137,7 @@ void md_flags_set(struct md *m, int f, uint32_t bits)
     m->t[me].ret = or_bits(m, f, bits);
     if (m->t[me].ret == MD_OK) {
         m->t[me].fscan = f + 1; /* the checks follow as it runs */
+        md_walk_begin(m);
     }
 }
 

@@ -62,6 +62,8 @@ void md_end_thread(struct md *m, int t)
     th->flushing = 0;
     th->fscan = 0;
     th->deleting = false;
+    th->del_walked = false;
+    th->starting = 0;
     th->state = MD_TERMINATED;
     if (kind == MD_W_MUTEX && m->mtx_owner[obj] != MD_NONE) {
         md_update_eff(m, m->mtx_owner[obj]); /* R5.4: a waiter left */
@@ -94,10 +96,24 @@ int md_end_isr(struct md *m, int t, bool del)
     return del ? md_thread_delete(m, t) : md_terminate(m, t);
 }
 
+/* Is a start of t filling its stack (R11.1)? */
+static bool being_started(const struct md *m, int t)
+{
+    for (int i = 0; i < m->n; i++) {
+        if (m->t[i].starting == t + 1) {
+            return true;
+        }
+    }
+    return false;
+}
+
 int md_thread_delete(struct md *m, int t)
 {
     if (m->t[t].dead) {
         return MD_OBJECT;
+    }
+    if (being_started(m, t)) {
+        return MD_STATE; /* the start owns it until its last step */
     }
     if (md_live(m, t)) {
         md_end_thread(m, t);
@@ -119,7 +135,7 @@ int md_thread_create(struct md *m, int t, int prio, int thr)
     return MD_OK;
 }
 
-int md_thread_start(struct md *m, int t)
+int md_thread_start(struct md *m, int starter, int t)
 {
     struct md_thread *th = &m->t[t];
     if (th->dead) {
@@ -128,12 +144,28 @@ int md_thread_start(struct md *m, int t)
     if (md_live(m, t)) {
         return MD_STATE;
     }
+    if (being_started(m, t)) {
+        return MD_STATE; /* another start is filling its stack */
+    }
+    /* R11.1: the stack is prepared first, with the scheduler lock held (no
+     * other thread runs; an interrupt cannot stop the caller, R6.5); the
+     * thread becomes ready in the call's last step (md_start_step). */
+    m->t[starter].starting = t + 1;
+    md_walk_begin(m);
+    return MD_OK;
+}
+
+void md_start_step(struct md *m, int starter)
+{
+    int t = m->t[starter].starting - 1;
+    struct md_thread *th = &m->t[t];
+    m->t[starter].starting = 0;
     th->prio = th->base;
     th->ret = MD_OK;
     th->yielded = false;
     th->slice_left = th->slice;
     md_make_ready(m, t); /* R11.1, R2.2: the tail of its priority */
-    return MD_OK;
+    md_walk_end(m);
 }
 
 int md_wait_abort(struct md *m, int t)

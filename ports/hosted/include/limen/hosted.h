@@ -31,6 +31,11 @@ int lm_hosted_irq_at_tick(lm_tick_t tick, lm_hosted_irq_fn_t fn, void *arg);
 /* Raise an interrupt at the n-th (n >= 1) kernel unmask from now, so a test
  * can hit every window between the kernel's masked steps. */
 int lm_hosted_irq_at_unmask(uint64_t n, lm_hosted_irq_fn_t fn, void *arg);
+/* Raise an interrupt just before the n-th (n >= 1) kernel lock a thread
+ * takes from now, while still unmasked: the window between what a call
+ * checks without the lock and the lock itself, which interrupts at unmasks
+ * never reach. A switch the handler pends happens there too. */
+int lm_hosted_irq_at_lock(uint64_t n, lm_hosted_irq_fn_t fn, void *arg);
 
 /* The running thread computes for `ticks` ticks of virtual time; tick
  * interrupts (and any time-slice switch) happen as each tick passes. */
