@@ -218,7 +218,9 @@ static void sender(void *arg)
 static void isr_delete_queue(void *arg)
 {
     (void)arg;
-    lmt_log("isr:delete=%s", lmt_sn(lm_queue_delete(&q)));
+    lm_status_t del = lm_queue_delete(&q);
+    lmt_log("isr:delete=%s:terminate=%s", lmt_sn(del),
+            lmt_sn(lm_thread_terminate(lm_thread_self()))); /* the flusher, mid-walk */
 }
 
 static void flusher(void *arg)
@@ -263,7 +265,7 @@ LMT_CASE(flush_interrupted_by_delete)
     lmt_spawn("G", 2, sender, (void *)(uintptr_t)9u);
     lmt_spawn("K", 5, flusher, (void *)1);
     lmt_run();
-    lmt_expect("isr:delete=OK F:OK G:DELETED K:flushed:OBJECT:99");
+    lmt_expect("isr:delete=OK:terminate=LOCKED F:OK G:DELETED K:flushed:OBJECT:99");
 }
 
 /* ---- R11.1: lm_thread_start and lm_thread_create are atomic ----------- */
@@ -366,11 +368,114 @@ LMT_CASE(create_is_atomic)
     LMT_EQ(target_runs, 2);
 }
 
-/* ---- docs/errors.md: deleted between the check and the lock ----------- */
+/* ---- R9.1 for every object that has waiters ---------------------------- */
+
+enum walk_obj { WO_SEM, WO_MUTEX, WO_QUEUE, WO_FLAGS, WO_POOL, WO_COUNT };
+static const char *const walk_names[WO_COUNT] = {"sem", "mutex", "queue", "flags", "pool"};
+static enum walk_obj walk_obj;
+static lm_thread_t *walker, *walk_waiter[2];
 
 static lm_mutex_t mtx;
 static lm_pool_t pool;
 static LM_POOL_BUFFER_DEFINE(pbuf, 8, 2);
+
+static lm_status_t walk_wait(void)
+{
+    uint32_t m = 0;
+    void *b = NULL;
+    switch (walk_obj) {
+    case WO_SEM: return lm_sem_take(&sem, LM_WAIT_FOREVER);
+    case WO_MUTEX: return lm_mutex_lock(&mtx, LM_WAIT_FOREVER);
+    case WO_QUEUE: return lm_queue_receive(&q, &m, sizeof m, LM_WAIT_FOREVER);
+    case WO_FLAGS: return lm_flags_wait(&fl, 0x1u, LM_FLAGS_ANY, &m, LM_WAIT_FOREVER);
+    default: return lm_pool_alloc(&pool, &b, LM_WAIT_FOREVER);
+    }
+}
+
+static lm_status_t walk_delete(void)
+{
+    switch (walk_obj) {
+    case WO_SEM: return lm_sem_delete(&sem);
+    case WO_MUTEX: return lm_mutex_delete(&mtx);
+    case WO_QUEUE: return lm_queue_delete(&q);
+    case WO_FLAGS: return lm_flags_delete(&fl);
+    default: return lm_pool_delete(&pool);
+    }
+}
+
+static lm_status_t walk_create(void)
+{
+    switch (walk_obj) {
+    case WO_SEM: return lm_sem_create(&sem, 0, 1);
+    case WO_MUTEX: return lm_mutex_create(&mtx, 0);
+    case WO_QUEUE: return lm_queue_create(&q, qbuf, sizeof qbuf[0], 2);
+    case WO_FLAGS: return lm_flags_create(&fl, 0);
+    default: return lm_pool_create(&pool, pbuf, sizeof pbuf, 8, 2);
+    }
+}
+
+static void walk_waiter_main(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_thread_sleep(1), LM_OK); /* D owns the mutex, holds the blocks */
+    lm_status_t st = walk_wait();
+    /* R9.1: by the time any woken waiter runs, the walk has woken all. */
+    bool others_woken = true;
+    for (unsigned i = 0; i < 2u; i++) {
+        others_woken = others_woken && lm_thread_state(walk_waiter[i]) != LM_THREAD_BLOCKED;
+    }
+    lmt_log("%s:%s:%s", lmt_me(), lmt_sn(st), others_woken ? "all" : "some");
+}
+
+static void walk_isr(void *arg)
+{
+    (void)arg;
+    lmt_log("isr:create=%s:terminate=%s", lmt_sn(walk_create()),
+            lmt_sn(lm_thread_terminate(walker)));
+}
+
+static void walk_deleter(void *arg)
+{
+    (void)arg;
+    if (walk_obj == WO_MUTEX) {
+        LMT_ST(lm_mutex_lock(&mtx, LM_NO_WAIT), LM_OK);
+    }
+    if (walk_obj == WO_POOL) {
+        void *b = NULL;
+        LMT_ST(lm_pool_alloc(&pool, &b, LM_NO_WAIT), LM_OK);
+        LMT_ST(lm_pool_alloc(&pool, &b, LM_NO_WAIT), LM_OK);
+    }
+    LMT_ST(lm_thread_sleep(2), LM_OK); /* both waiters block */
+    LMT_EQ(lm_hosted_irq_at_unmask(2, walk_isr, NULL), 0); /* after the first wake */
+    LMT_ST(walk_delete(), LM_OK);
+    lmt_log("D:deleted");
+}
+
+LMT_CASE(every_delete_walk)
+{
+    for (walk_obj = WO_SEM; walk_obj < WO_COUNT; walk_obj++) {
+        lmt_begin();
+        memset(&sem, 0, sizeof sem);
+        memset(&mtx, 0, sizeof mtx);
+        memset(&q, 0, sizeof q);
+        memset(&fl, 0, sizeof fl);
+        memset(&pool, 0, sizeof pool);
+        LMT_ST(walk_create(), LM_OK);
+        walk_waiter[0] = lmt_spawn("H", 1, walk_waiter_main, NULL);
+        walk_waiter[1] = lmt_spawn("L", 2, walk_waiter_main, NULL);
+        walker = lmt_spawn("D", 5, walk_deleter, NULL);
+        lmt_run();
+        lmt_log("(%s)", walk_names[walk_obj]);
+        char want[160];
+        (void)snprintf(want, sizeof want,
+                       "isr:create=STATE:terminate=LOCKED H:DELETED:all L:DELETED:all D:deleted (%s)",
+                       walk_names[walk_obj]);
+        lmt_expect(want);
+    }
+}
+
+/* ---- docs/errors.md: deleted between the check and the lock ----------- */
+
 static lm_timer_t tmr;
 static lm_thread_t *victim;
 static void *blk;
@@ -572,6 +677,7 @@ LMT_CASE(calls_before_init)
 }
 
 LMT_MAIN(LMT_RUN(delete_walk_not_overtaken), LMT_RUN(delete_one_waiter_per_step),
+         LMT_RUN(every_delete_walk),
          LMT_RUN(flags_set_no_inversion), LMT_RUN(flush_admits_every_room),
          LMT_RUN(flush_interrupted_by_delete), LMT_RUN(start_is_atomic_before_lock),
          LMT_RUN(start_is_atomic_during_fill), LMT_RUN(create_is_atomic),
