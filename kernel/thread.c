@@ -378,14 +378,21 @@ lm_status_t lm_thread_set_threshold(lm_thread_t *t, unsigned threshold)
     if (t == &lmk_idle_thread) {
         return LM_ERR_STATE; /* docs/errors.md: any change of the idle thread */
     }
-    if (threshold == LM_THRESHOLD_NONE) {
-        threshold = t->base_prio;
-    }
-    LMK_CHECK(threshold < LM_CFG_PRIORITIES && threshold <= t->base_prio, LM_ERR_PRIORITY);
+    bool none = (threshold == LM_THRESHOLD_NONE);
+    LMK_CHECK(none || (threshold < LM_CFG_PRIORITIES && threshold <= t->base_prio),
+              LM_ERR_PRIORITY);
     lm_irqstate_t s = lm_port_irq_lock();
     if (LMK_DEAD_LOCKED(t, LM_MAGIC_THREAD)) {
         lm_port_irq_unlock(s);
         return LM_ERR_OBJECT;
+    }
+    /* The base priority is read again under the lock: a handler may have
+     * changed it since the check above (R3.2 must hold afterwards). */
+    if (none) {
+        threshold = t->base_prio;
+    } else if (threshold > t->base_prio) {
+        lm_port_irq_unlock(s);
+        return LM_ERR_PRIORITY;
     }
     t->threshold = (uint16_t)threshold;
     t->preempt_limit = (uint16_t)lmk_min_prio(t->threshold, t->prio);

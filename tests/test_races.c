@@ -623,6 +623,47 @@ LMT_CASE(deleted_between_check_and_lock)
     }
 }
 
+/* ---- R3.2, R4.5: a threshold against a priority changed meanwhile ------ */
+
+static void isr_raise_victim(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_thread_set_priority(victim, 1), LM_OK);
+}
+
+static void isr_victim_to_3(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_thread_set_priority(victim, 3), LM_OK);
+}
+
+static void threshold_setter(void *arg)
+{
+    (void)arg;
+    /* Base 4: a threshold of 3 passes the check, then a handler raises the
+     * base to 1 just before the lock; 3 would now be less urgent than the
+     * priority (R3.2). */
+    LMT_EQ(lm_hosted_irq_at_lock(1, isr_raise_victim, NULL), 0);
+    lm_status_t st = lm_thread_set_threshold(victim, 3);
+    lmt_log("3:%s:%u", lmt_sn(st), lm_thread_threshold(victim));
+    LMT_ST(lm_thread_set_priority(victim, 4), LM_OK);
+    LMT_ST(lm_thread_set_threshold(victim, 2), LM_OK);
+    /* "None" means the priority as it is when the call takes effect: the
+     * handler's 3, not the 4 read before the lock. */
+    LMT_EQ(lm_hosted_irq_at_lock(1, isr_victim_to_3, NULL), 0);
+    st = lm_thread_set_threshold(victim, LM_THRESHOLD_NONE);
+    lmt_log("none:%s:%u", lmt_sn(st), lm_thread_threshold(victim));
+}
+
+LMT_CASE(threshold_against_changed_priority)
+{
+    lmt_begin();
+    victim = lmt_spawn_ex("V", 4, LM_THRESHOLD_NONE, 0, victim_main, NULL, false);
+    lmt_spawn("S", 5, threshold_setter, NULL);
+    lmt_run();
+    lmt_expect("3:PRIORITY:1 none:OK:3");
+}
+
 /* ---- calls before lm_kernel_init -------------------------------------- */
 
 static lm_fatal_t fatal_reason;
@@ -681,7 +722,8 @@ LMT_MAIN(LMT_RUN(delete_walk_not_overtaken), LMT_RUN(delete_one_waiter_per_step)
          LMT_RUN(flags_set_no_inversion), LMT_RUN(flush_admits_every_room),
          LMT_RUN(flush_interrupted_by_delete), LMT_RUN(start_is_atomic_before_lock),
          LMT_RUN(start_is_atomic_during_fill), LMT_RUN(create_is_atomic),
-         LMT_RUN(deleted_between_check_and_lock), LMT_RUN(calls_before_init))
+         LMT_RUN(deleted_between_check_and_lock), LMT_RUN(threshold_against_changed_priority),
+         LMT_RUN(calls_before_init))
 #else
 #error "test_races needs LM_CFG_ARG_CHECKS (it runs on the default kernel only)"
 #endif /* LM_CFG_ARG_CHECKS */
