@@ -32,9 +32,3 @@ _Noreturn void lm_board_run_main(void)
     __libc_init_array();
     lm_board_exit(main());
 }
-
-void HardFault_Handler(void)
-{
-    lm_board_puts("limen: hard fault\n");
-    lm_board_exit(2);
-}
