@@ -94,8 +94,8 @@
  * LM_FATAL_STACK. The region starts at the first 32-byte boundary at or
  * above the stack's bottom, so up to 56 bytes at the bottom are guard, not
  * stack; no stack alignment beyond LM_PORT_STACK_ALIGN is needed. Costs one
- * MPU region, about 150 bytes of code, some 12 instructions and two MPU
- * register stores per switch. A core without an MPU stops with LM_FATAL_PORT
+ * MPU region, about 500 bytes of code, 23 instructions per switch (two MPU
+ * register stores and a DSB among them). A core without an MPU stops with LM_FATAL_PORT
  * at the first switch. docs/porting.md. */
 #ifndef LM_CFG_MPU_STACK_GUARD
 #define LM_CFG_MPU_STACK_GUARD 0

@@ -28,8 +28,8 @@ void lmp_stack_prepare(lm_thread_t *t);
 /* At every switch away from t, with its saved stack pointer: true if the
  * stack pointer is above the guard words, the guard words are intact and
  * the control block still agrees with the port's copies. Reads only the
- * copies' targets after the check word has vouched for them. Cost: some
- * 16 instructions, no branch taken when all is well. */
+ * copies' targets after the check word has vouched for them. Cost: about
+ * 20 instructions, no branch taken when all is well. */
 static inline bool lmp_stack_ok(const lm_thread_t *t, const void *sp)
 {
     const lm_port_context_t *c = &t->ctx;
