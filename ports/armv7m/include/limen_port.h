@@ -15,8 +15,9 @@
 struct _reent;
 
 /* A switched-out thread's registers live on its own stack; the control block
- * keeps only the stack pointer (and, with LM_CFG_NEWLIB, where the thread's
- * newlib state is: at the top of its stack, ports/armv7m/newlib.c). */
+ * keeps the stack pointer, what the stack check needs (below), and, with
+ * LM_CFG_NEWLIB, where the thread's newlib state is: at the top of its
+ * stack, ports/armv7m/newlib.c. */
 typedef struct lm_port_context {
     void *sp;
     /* Copies of the stack's bottom and the thread's name, and a check word
