@@ -8,9 +8,11 @@
  * a UsageFault (UNDEFINSTR), escalated to HardFault (FORCED), since the
  * boards leave the configurable faults disabled.
  *
- * Built twice:
+ * Built three times:
  *   - test_fault: with a hook, which checks the reason, the place, the
  *     thread, and the registers the port recorded (lm_armv7m_last_fault);
+ *   - test_fault_bus (FAULT_BUS): the same hook, for a load from an
+ *     unmapped address (a precise BusFault, escalated; BFAR holds it);
  *   - test_fault_dump (FAULT_NO_HOOK): no hook. The image prints the
  *     address of the faulting instruction first; check_fault_dump.cmake
  *     compares it with the PC of the dump and checks the default report.
@@ -22,16 +24,33 @@
 #include "harness.h"
 
 #define CFSR_UNDEFINSTR (1u << 16)
+#define CFSR_PRECISERR (1u << 9)
+#define CFSR_BFARVALID (1u << 15)
 #define HFSR_FORCED (1u << 30)
 
 /* The faulting instruction, at a label the test can take the address of. */
 extern const uint16_t lmt_fault_insn[];
+#if defined(FAULT_BUS)
+/* A load from an address where nothing is mapped: a precise BusFault with
+ * the address in BFAR. */
+#define UNMAPPED 0xF0000000u
+__attribute__((naked, noinline)) static void fault_here(void)
+{
+    __asm volatile("movw r1, #0\n"
+                   "movt r1, #0xF000\n"
+                   ".global lmt_fault_insn\n"
+                   "lmt_fault_insn:\n"
+                   "ldr r0, [r1]\n"
+                   "bx lr\n");
+}
+#else
 __attribute__((naked, noinline)) static void fault_here(void)
 {
     __asm volatile(".global lmt_fault_insn\n"
                    "lmt_fault_insn:\n"
                    "udf #0\n");
 }
+#endif
 
 static lm_thread_t *faulter;
 
@@ -45,8 +64,13 @@ static void expect_fault(lm_fatal_t reason, const char *where, const lm_thread_t
     const lm_armv7m_fault_t *f = lm_armv7m_last_fault();
     bool ok = reason == LM_FATAL_FAULT && where != NULL && strcmp(where, "HardFault") == 0 &&
               t == faulter && f != NULL && f->exception == 3u && f->frame_valid &&
-              !f->in_handler && f->pc == fault_pc() && (f->cfsr & CFSR_UNDEFINSTR) != 0u &&
-              (f->hfsr & HFSR_FORCED) != 0u;
+              !f->in_handler && f->pc == fault_pc() && (f->hfsr & HFSR_FORCED) != 0u;
+#if defined(FAULT_BUS)
+    ok = ok && (f->cfsr & (CFSR_PRECISERR | CFSR_BFARVALID)) == (CFSR_PRECISERR | CFSR_BFARVALID) &&
+         f->bfar == UNMAPPED;
+#else
+    ok = ok && (f->cfsr & CFSR_UNDEFINSTR) != 0u;
+#endif
     if (ok) {
         printf("ok 1 - fault_reported\n1 passed, 0 failed\n");
         lm_board_exit(0);
