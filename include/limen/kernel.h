@@ -7,7 +7,9 @@
 
 /* Reset every kernel structure and create the idle thread. Call once before
  * creating objects (the hosted port allows calling it again between runs).
- * Context: before lm_kernel_start(). */
+ * Context: before lm_kernel_start(). Cost: O(idle stack size) with
+ * LM_CFG_STACK_WATERMARK (its stack is filled), else O(1) beyond the
+ * reset. */
 void lm_kernel_init(void);
 /* As lm_kernel_init, with the tick counter starting at `origin` (tests start
  * near 2^32 to exercise wrap-around; a system may restore a saved time). */
