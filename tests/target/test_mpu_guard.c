@@ -6,7 +6,9 @@
  * without the guard the same thread would run on below its stack and only
  * the check at its next switch would see it.
  *
- * The overflowing thread's stack is the harness's second; the first
+ * Before it overflows, the thread switches with a peer a few times, so the
+ * region has moved between the two stacks. The overflowing thread's stack
+ * is the harness's second; the first
  * thread's, below it, is never used, so an overflow the guard misses
  * damages nothing else before the test reports it.
  */
@@ -19,6 +21,7 @@
 static lm_thread_t *victim;
 static volatile bool returned; /* the recursion came back: not caught at once */
 static volatile unsigned depth_reached;
+static volatile uint32_t switches_before; /* the victim's, when it began */
 
 static void expect_guard_fault(lm_fatal_t reason, const char *where, const lm_thread_t *t)
 {
@@ -26,7 +29,8 @@ static void expect_guard_fault(lm_fatal_t reason, const char *where, const lm_th
     lm_thread_stats_t st = {0};
     (void)lm_thread_stats(victim, &st);
     bool ok = reason == LM_FATAL_STACK && where != NULL && strcmp(where, "deep") == 0 &&
-              t == victim && f != NULL && !returned && st.switches_in == 1u;
+              t == victim && f != NULL && !returned && depth_reached > 0u &&
+              st.switches_in == switches_before;
     if (ok) {
         printf("# caught at depth %u, PC 0x%08lx, MMFAR 0x%08lx, CFSR 0x%08lx\n",
                depth_reached, (unsigned long)f->pc, (unsigned long)f->mmfar,
@@ -57,6 +61,13 @@ static void recurse(unsigned n)
 static void deep(void *arg)
 {
     (void)arg;
+    /* Switch back and forth first: the region must follow the thread. */
+    for (unsigned i = 0; i < 3u; i++) {
+        LMT_ST(lm_thread_yield(), LM_OK);
+    }
+    lm_thread_stats_t st = {0};
+    LMT_ST(lm_thread_stats(victim, &st), LM_OK);
+    switches_before = st.switches_in;
     recurse(80); /* ~6 KiB of frames on a 4 KiB stack, no switch */
     returned = true;
     printf("FAIL overflow_caught_at_once: the overflow ran on unnoticed\n");
@@ -66,6 +77,14 @@ static void deep(void *arg)
 static void unused(void *arg)
 {
     (void)arg;
+}
+
+static void peer(void *arg)
+{
+    (void)arg;
+    for (unsigned i = 0; i < 3u; i++) {
+        LMT_ST(lm_thread_yield(), LM_OK);
+    }
 }
 
 LMT_CASE(overflow_caught_at_once)
@@ -78,6 +97,7 @@ LMT_CASE(overflow_caught_at_once)
     lm_fatal_hook_set(expect_guard_fault);
     (void)lmt_spawn_ex("spare", 5, LM_THRESHOLD_NONE, 0, unused, NULL, false);
     victim = lmt_spawn("deep", 5, deep, NULL);
+    lmt_spawn("peer", 5, peer, NULL);
     lmt_run();
     lmt_fail(__FILE__, __LINE__, "the run ended without a report");
 }
