@@ -53,6 +53,11 @@ void lm_kernel_init_tick(lm_tick_t origin)
     lmk_idle_thread.magic = 0u;
 #endif
     (void)lm_thread_create(&lmk_idle_thread, &a);
+#if LM_CFG_STACK_WATERMARK
+    /* As lm_thread_start does for every other thread: without the pattern
+     * its high-water mark would read 0 bytes unused. */
+    lmk_thread_stack_fill(&lmk_idle_thread);
+#endif
     lmk_idle_thread.prio = LM_CFG_PRIORITIES;
     lmk_idle_thread.base_prio = LM_CFG_PRIORITIES;
     lmk_idle_thread.threshold = LM_CFG_PRIORITIES;
@@ -88,6 +93,11 @@ void lm_kernel_start(void)
 #endif
     lm_port_irq_unlock(s);
     lm_port_start(first);
+}
+
+const lm_thread_t *lm_kernel_idle_thread(void)
+{
+    return &lmk_idle_thread;
 }
 
 bool lm_kernel_running(void)
@@ -134,12 +144,48 @@ void lm_fatal_hook_set(lm_fatal_hook_t hook)
     lmk.fatal_hook = hook;
 }
 
-_Noreturn void lm_fatal(lm_fatal_t reason, const char *where)
+const char *lm_fatal_name(lm_fatal_t reason)
+{
+    switch (reason) {
+    case LM_FATAL_ASSERT: return "LM_FATAL_ASSERT";
+    case LM_FATAL_STACK: return "LM_FATAL_STACK";
+    case LM_FATAL_PORT: return "LM_FATAL_PORT";
+    case LM_FATAL_FAULT: return "LM_FATAL_FAULT";
+    }
+    return "LM_FATAL_?";
+}
+
+/* Without a hook a fatal error would stop the system without a word, and a
+ * user who cannot see the mistake blames the kernel: say what and where.
+ * Pieces, not printf: the kernel has no formatter, and this may run in a
+ * fault handler on a damaged system. */
+static void fatal_report(lm_fatal_t reason, const char *where, const lm_thread_t *thread)
+{
+    lm_port_fatal_print("limen: fatal error ");
+    lm_port_fatal_print(lm_fatal_name(reason));
+    lm_port_fatal_print(" at ");
+    lm_port_fatal_print(where != NULL ? where : "?");
+    if (thread != NULL) {
+        const char *name = lm_thread_name(thread);
+        lm_port_fatal_print(", thread ");
+        lm_port_fatal_print(name[0] != '\0' ? name : "(unnamed)");
+    }
+    lm_port_fatal_print("\n");
+}
+
+_Noreturn void lmk_fatal(lm_fatal_t reason, const char *where, const lm_thread_t *thread)
 {
     if (lmk.fatal_hook != NULL) {
-        lmk.fatal_hook(reason, where, lmk.current);
+        lmk.fatal_hook(reason, where, thread);
+    } else {
+        fatal_report(reason, where, thread);
     }
     lm_port_fatal_halt();
+}
+
+_Noreturn void lm_fatal(lm_fatal_t reason, const char *where)
+{
+    lmk_fatal(reason, where, lmk.current);
 }
 
 /* Cost: O(P/32): the bitmap only (prioq.h). */

@@ -101,6 +101,11 @@ LMK_NO_ASAN static void stack_fill(uint8_t *p, size_t n)
         p[i] = STACK_FILL;
     }
 }
+
+void lmk_thread_stack_fill(lm_thread_t *t)
+{
+    stack_fill((uint8_t *)t->stack, t->stack_size);
+}
 #endif
 
 /* Context: thread, isr. Lock: taken. Cost: O(1) masked; O(stack) unmasked

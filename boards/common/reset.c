@@ -40,9 +40,3 @@ _Noreturn void lm_board_run_main(void)
     }
     lm_board_exit(code);
 }
-
-void HardFault_Handler(void)
-{
-    lm_board_puts("limen: hard fault\n");
-    lm_board_exit(2);
-}

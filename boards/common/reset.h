@@ -22,9 +22,11 @@ _Noreturn void lm_board_run_main(void);
 typedef void (*lm_board_vector_t)(void);
 
 void Reset_Handler(void);
-void HardFault_Handler(void); /* reset.c: reports the fault, exits with 2 */
 void Default_Handler(void);   /* the board's: every handler not defined */
 void NMI_Handler(void);
+/* The Armv7-M port defines the four fault handlers (ports/armv7m/fault.c):
+ * a dump of the fault, then lm_fatal(LM_FATAL_FAULT, ...). */
+void HardFault_Handler(void);
 void MemManage_Handler(void);
 void BusFault_Handler(void);
 void UsageFault_Handler(void);

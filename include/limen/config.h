@@ -85,6 +85,22 @@
 #define LM_CFG_STACK_WATERMARK 1
 #endif
 
+/* MPU stack guard (Armv7-M port; the hosted port has its own guard page
+ * and ignores it). 0 (default): stack overflows are caught at the next
+ * switch away from the thread (guard words, stack pointer). 1: the port
+ * also makes 32 bytes at the bottom of the running thread's stack read-only
+ * with one MPU region (the highest-numbered), moved at every switch, so an
+ * overflow faults at its first store there and is reported at once as
+ * LM_FATAL_STACK. The region starts at the first 32-byte boundary at or
+ * above the stack's bottom, so up to 56 bytes at the bottom are guard, not
+ * stack; no stack alignment beyond LM_PORT_STACK_ALIGN is needed. Costs one
+ * MPU region, about 500 bytes of code, 23 instructions per switch (two MPU
+ * register stores and a DSB among them). A core without an MPU stops with LM_FATAL_PORT
+ * at the first switch. docs/porting.md. */
+#ifndef LM_CFG_MPU_STACK_GUARD
+#define LM_CFG_MPU_STACK_GUARD 0
+#endif
+
 /* Idle thread stack size in bytes; 0 means the port's minimum. */
 #ifndef LM_CFG_IDLE_STACK_SIZE
 #define LM_CFG_IDLE_STACK_SIZE 0

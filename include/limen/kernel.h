@@ -7,7 +7,9 @@
 
 /* Reset every kernel structure and create the idle thread. Call once before
  * creating objects (the hosted port allows calling it again between runs).
- * Context: before lm_kernel_start(). */
+ * Context: before lm_kernel_start(). Cost: O(idle stack size) with
+ * LM_CFG_STACK_WATERMARK (its stack is filled), else O(1) beyond the
+ * reset. */
 void lm_kernel_init(void);
 /* As lm_kernel_init, with the tick counter starting at `origin` (tests start
  * near 2^32 to exercise wrap-around; a system may restore a saved time). */
@@ -63,19 +65,36 @@ typedef struct lm_kernel_stats {
 } lm_kernel_stats_t;
 void lm_kernel_stats(lm_kernel_stats_t *out);
 
-/* Reasons passed to the fatal-error hook. */
+/* The idle thread, for reading its statistics and stack high-water mark
+ * (lm_thread_stats, lm_thread_stack_unused, lm_thread_name). Every call that
+ * would change it returns LM_ERR_STATE. Valid after lm_kernel_init().
+ * Context: any. Cost: O(1). */
+const lm_thread_t *lm_kernel_idle_thread(void);
+
+/* Reasons passed to the fatal-error hook (docs/errors.md, "Fatal errors"). */
 typedef enum lm_fatal {
     LM_FATAL_ASSERT = 1,     /* a kernel invariant failed */
     LM_FATAL_STACK = 2,      /* a thread's stack overflowed */
-    LM_FATAL_PORT = 3        /* the port met an impossible situation */
+    LM_FATAL_PORT = 3,       /* the port met an impossible situation */
+    LM_FATAL_FAULT = 4       /* the processor raised a fault (Armv7-M: hard
+                                fault, MemManage, BusFault, UsageFault) */
 } lm_fatal_t;
-/* Called on a fatal error; `thread` is the running thread (may be NULL).
- * If it returns, the port halts the system. */
+/* Called on a fatal error; `thread` is the running thread, or NULL (before
+ * the kernel runs, or when its control block can no longer be trusted, as
+ * after a stack overflow that ran into it). If it returns, the port halts
+ * the system. Without a hook, lm_fatal prints
+ *     limen: fatal error <reason name> at <where>[, thread <name>]
+ * on the port's console (Armv7-M: the board's lm_board_puts; hosted: stderr)
+ * before halting. */
 typedef void (*lm_fatal_hook_t)(lm_fatal_t reason, const char *where,
                                 const lm_thread_t *thread);
 void lm_fatal_hook_set(lm_fatal_hook_t hook);
 
 /* Report a fatal error (kernel and ports). Does not return. */
 _Noreturn void lm_fatal(lm_fatal_t reason, const char *where);
+
+/* The reason's name, "LM_FATAL_STACK" for example; "LM_FATAL_?" for a value
+ * that is none of them. Context: any. Cost: O(1). */
+const char *lm_fatal_name(lm_fatal_t reason);
 
 #endif /* LIMEN_KERNEL_H */

@@ -9,11 +9,13 @@
  * and the eight functions below. kernel/include/port_check.h fails the build
  * if any macro is missing.
  *
- * The kernel in turn gives the port three entry points (kernel/include/lmk.h):
+ * The kernel in turn gives the port four entry points (kernel/include/lmk.h):
  *   lmk_tick_announce(n)  from the tick interrupt, n ticks elapsed
  *   lmk_switch_select()   from the context-switch handler: returns the thread
  *                         to run next (the port saves and restores registers)
  *   lmk_thread_exit()     where a thread's entry function returns to
+ *   lmk_fatal(r, w, t)    lm_fatal naming thread t, or none (NULL) when the
+ *                         running thread's control block cannot be trusted
  */
 #ifndef LIMEN_PORT_H
 #define LIMEN_PORT_H
@@ -48,6 +50,11 @@ void lm_port_idle(void);
 /* Tickless support: the next tick interrupt is needed in `ticks` ticks
  * (LM_WAIT_FOREVER: none needed). A port with a periodic tick ignores it. */
 void lm_port_timer_arm(lm_tick_t ticks);
+
+/* Write s on the console, if the port has one (the default fatal report,
+ * fault dumps). Called with interrupts in any state, from any context,
+ * fault handlers included; must not call the kernel. */
+void lm_port_fatal_print(const char *s);
 
 /* Stop the system after the fatal hook returned. */
 _Noreturn void lm_port_fatal_halt(void);

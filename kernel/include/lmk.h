@@ -295,11 +295,22 @@ static inline bool lmk_timeout_work_pending(void)
     return lmk.timeout_work;
 }
 
+/* ---- fatal errors (kernel.c) ---- */
+
+/* lm_fatal naming `thread`, which may be NULL: for a port that finds the
+ * running thread's control block overwritten. */
+_Noreturn void lmk_fatal(lm_fatal_t reason, const char *where, const lm_thread_t *thread);
+
 /* ---- threads (thread.c) ---- */
 
 /* Where an entry function returns to: ends the calling thread. */
 _Noreturn void lmk_thread_exit(void);
 void lmk_idle_entry(void *arg);
+#if LM_CFG_STACK_WATERMARK
+/* Fill t's whole stack with the watermark pattern (before the port sets up
+ * its first frame). Cost: O(stack size). */
+void lmk_thread_stack_fill(lm_thread_t *t);
+#endif
 
 /* ---- mutexes (mutex.c) ---- */
 #if LM_CFG_MUTEX

@@ -16,6 +16,7 @@
 #include "limen/limen.h"
 #include "limen/port.h"
 #include "limen/armv7m.h"
+#include "fault.h"
 #if LM_CFG_NEWLIB
 #include <reent.h>
 #include "newlib_port.h"
@@ -27,8 +28,6 @@ _Noreturn void lmk_thread_exit(void);
 
 #define XPSR_THUMB 0x01000000u
 #define EXC_RETURN_THREAD_PSP 0xFFFFFFFDu
-#define STACK_GUARD_WORDS 4u
-#define STACK_GUARD 0xDEADC0DEu
 
 /* SysTick counts per tick, and the control word that runs it. */
 #define TICK_COUNTS ((uint32_t)(LM_PORT_CPU_HZ / LM_CFG_TICK_HZ))
@@ -58,10 +57,7 @@ bool lm_armv7m_threads_running(void)
 
 void lm_port_stack_init(lm_thread_t *t)
 {
-    uint32_t *bottom = (uint32_t *)t->stack;
-    for (unsigned i = 0; i < STACK_GUARD_WORDS; i++) {
-        bottom[i] = STACK_GUARD;
-    }
+    lmp_stack_prepare(t); /* guard words, the copies the checks trust */
     uintptr_t top = (uintptr_t)((uint8_t *)t->stack + t->stack_size);
     uint32_t pc = (uint32_t)(uintptr_t)t->entry;
     uint32_t r0 = (uint32_t)(uintptr_t)t->arg;
@@ -98,14 +94,15 @@ void *lm_port_switch(void *sp)
     if (port.started) {
         lm_thread_t *prev = lm_thread_self();
         prev->ctx.sp = sp;
-        const uint32_t *guard = (const uint32_t *)prev->stack;
-        if ((uint8_t *)sp < (uint8_t *)prev->stack + STACK_GUARD_WORDS * 4u ||
-            guard[0] != STACK_GUARD || guard[STACK_GUARD_WORDS - 1u] != STACK_GUARD) {
-            lm_fatal(LM_FATAL_STACK, lm_thread_name(prev));
+        if (!lmp_stack_ok(prev, sp)) {
+            lmp_stack_overflow(prev); /* fault.c: names it as far as it can */
         }
     }
     port.started = true;
     lm_thread_t *next = lmk_switch_select();
+#if LM_CFG_MPU_STACK_GUARD
+    lmp_stack_guard_set(next);
+#endif
 #if LM_CFG_NEWLIB
     _impure_ptr = next->ctx.reent; /* errno, stdio streams: per thread */
 #endif
@@ -184,6 +181,9 @@ _Noreturn void lm_port_stop(void)
     port.started = false;
     LM_SYST_CSR = 0u;
     LM_SCB_ICSR = LM_SCB_ICSR_PENDSVCLR | LM_SCB_ICSR_PENDSTCLR;
+#if LM_CFG_MPU_STACK_GUARD
+    lmp_stack_guard_off(); /* main may write to any stack again */
+#endif
 #if LM_CFG_NEWLIB
     _impure_ptr = _global_impure_ptr; /* main's again */
 #endif

@@ -1,3 +1,5 @@
 # Armv7-M port (included by the top-level CMakeLists). newlib.c compiles to
-# nothing unless LM_CFG_NEWLIB is 1.
-set(LIMEN_PORT_SOURCES ${CMAKE_CURRENT_LIST_DIR}/port.c ${CMAKE_CURRENT_LIST_DIR}/newlib.c)
+# nothing unless LM_CFG_NEWLIB is 1; fault.c holds the stack checks, the
+# MPU stack guard and the fault handlers.
+set(LIMEN_PORT_SOURCES ${CMAKE_CURRENT_LIST_DIR}/port.c ${CMAKE_CURRENT_LIST_DIR}/newlib.c
+    ${CMAKE_CURRENT_LIST_DIR}/fault.c)

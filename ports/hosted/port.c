@@ -578,6 +578,11 @@ _Noreturn void lm_port_stop(void)
     lm_hosted_stop();
 }
 
+void lm_port_fatal_print(const char *s)
+{
+    fputs(s, stderr);
+}
+
 _Noreturn void lm_port_fatal_halt(void)
 {
     fprintf(stderr, "limen: fatal error, halting\n");

@@ -15,10 +15,20 @@
 struct _reent;
 
 /* A switched-out thread's registers live on its own stack; the control block
- * keeps only the stack pointer (and, with LM_CFG_NEWLIB, where the thread's
- * newlib state is: at the top of its stack, ports/armv7m/newlib.c). */
+ * keeps the stack pointer, what the stack check needs (below), and, with
+ * LM_CFG_NEWLIB, where the thread's newlib state is: at the top of its
+ * stack, ports/armv7m/newlib.c. */
 typedef struct lm_port_context {
     void *sp;
+    /* Copies of the stack's bottom and the thread's name, and a check word
+     * over them and the control block's address, set when the thread
+     * starts. The stack check at each switch trusts these, not the control
+     * block's own fields: placed just below its stack, a control block is
+     * overwritten by an overflow from its top down, and these first fields
+     * are the last it reaches (ports/armv7m/fault.c, docs/porting.md). */
+    void *stack_bottom;
+    const char *name;
+    uint32_t check;
 #if LM_CFG_NEWLIB
     struct _reent *reent;
 #endif

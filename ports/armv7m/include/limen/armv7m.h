@@ -61,7 +61,37 @@ static inline void lm_nvic_trigger(unsigned irq)
     LM_NVIC_STIR = irq;
 }
 
+/* Fault status and address registers, system handler control, MPU */
+#define LM_SCB_SHCSR LM_REG32(0xE000ED24u)
+#define LM_SCB_MMFAR LM_REG32(0xE000ED34u)
+#define LM_SCB_BFAR LM_REG32(0xE000ED38u)
+#define LM_CFSR_MSTKERR (1u << 4)    /* MemManage on exception entry stacking */
+#define LM_CFSR_MMARVALID (1u << 7)  /* MMFAR holds the address */
+#define LM_CFSR_STKERR (1u << 12)    /* BusFault on exception entry stacking */
+#define LM_MPU_TYPE LM_REG32(0xE000ED90u)
+#define LM_MPU_CTRL LM_REG32(0xE000ED94u)
+#define LM_MPU_RNR LM_REG32(0xE000ED98u)
+#define LM_MPU_RBAR LM_REG32(0xE000ED9Cu)
+#define LM_MPU_RASR LM_REG32(0xE000EDA0u)
+#define LM_MPU_CTRL_ENABLE (1u << 0)
+#define LM_MPU_CTRL_PRIVDEFENA (1u << 2)
+
 /* ---- what the Armv7-M port tells about itself (tests, diagnostics) ---- */
+
+/* What the port's fault handler saw (ports/armv7m/fault.c). The stacked
+ * frame's registers are valid only if frame_valid: a fault while the
+ * processor stacked the frame (CFSR MSTKERR, STKERR) leaves none. */
+typedef struct lm_armv7m_fault {
+    uint32_t exception;  /* 3 HardFault, 4 MemManage, 5 BusFault, 6 UsageFault */
+    bool frame_valid;
+    bool in_handler;     /* the fault interrupted a handler, not a thread */
+    uint32_t pc, lr, xpsr; /* from the stacked frame */
+    uint32_t cfsr, hfsr, mmfar, bfar;
+} lm_armv7m_fault_t;
+/* The last fault the port reported (for a fatal-error hook), or NULL if
+ * none since reset. */
+const lm_armv7m_fault_t *lm_armv7m_last_fault(void);
+
 
 /* SysTick expiries so far: tick interrupts taken plus expiries that ended a
  * tickless sleep (counted with LM_CFG_TICKLESS only; 0 otherwise). */

@@ -1,0 +1,57 @@
+/* Between port.c and fault.c (stack checks, MPU guard, fault reports): not
+ * part of the API. */
+#ifndef LIMEN_ARMV7M_FAULT_H
+#define LIMEN_ARMV7M_FAULT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "limen/limen.h"
+
+/* Words at the bottom of every stack, written at thread start and checked
+ * at every switch away from the thread. */
+#define LMP_STACK_GUARD_WORDS 4u
+#define LMP_STACK_GUARD 0xDEADC0DEu
+#define LMP_STACK_CHECK_KEY 0x4C6D5374u /* "LmSt" */
+
+/* The check word over the port's copies in t->ctx (limen_port.h). */
+static inline uint32_t lmp_stack_check_word(const lm_thread_t *t, const void *bottom,
+                                            const char *name)
+{
+    return (uint32_t)(uintptr_t)t ^ (uint32_t)(uintptr_t)bottom ^
+           (uint32_t)(uintptr_t)name ^ LMP_STACK_CHECK_KEY;
+}
+
+/* lm_port_stack_init: the guard words, and the copies the checks trust. */
+void lmp_stack_prepare(lm_thread_t *t);
+
+/* At every switch away from t, with its saved stack pointer: true if the
+ * stack pointer is above the guard words, the guard words are intact and
+ * the control block still agrees with the port's copies. Reads only the
+ * copies' targets after the check word has vouched for them. Cost: about
+ * 20 instructions, no branch taken when all is well. */
+static inline bool lmp_stack_ok(const lm_thread_t *t, const void *sp)
+{
+    const lm_port_context_t *c = &t->ctx;
+    if (c->check != lmp_stack_check_word(t, c->stack_bottom, c->name) ||
+        t->stack != c->stack_bottom || t->name != c->name) {
+        return false;
+    }
+    const uint32_t *guard = (const uint32_t *)c->stack_bottom;
+    return (const uint8_t *)sp >= (const uint8_t *)(guard + LMP_STACK_GUARD_WORDS) &&
+           guard[0] == LMP_STACK_GUARD && guard[LMP_STACK_GUARD_WORDS - 1u] == LMP_STACK_GUARD;
+}
+
+/* lmp_stack_ok said no: lm_fatal(LM_FATAL_STACK, ...) naming t as well as
+ * its control block allows. */
+_Noreturn void lmp_stack_overflow(const lm_thread_t *t);
+
+#if LM_CFG_MPU_STACK_GUARD
+/* At every switch: the MPU guard region onto the bottom of t's stack (the
+ * first switch after lm_port_start also sets the MPU up). */
+void lmp_stack_guard_set(const lm_thread_t *t);
+/* lm_port_stop: the guard region off, the MPU as it was before. */
+void lmp_stack_guard_off(void);
+#endif
+
+#endif

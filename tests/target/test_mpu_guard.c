@@ -1,0 +1,105 @@
+/*
+ * The MPU stack guard (LM_CFG_MPU_STACK_GUARD, docs/porting.md): a thread
+ * that overruns its stack and never switches out is stopped at its first
+ * store into the guard region at the bottom of its stack, and reported
+ * through the fatal-error hook as LM_FATAL_STACK with its name, at once:
+ * without the guard the same thread would run on below its stack and only
+ * the check at its next switch would see it.
+ *
+ * Before it overflows, the thread switches with a peer a few times, so the
+ * region has moved between the two stacks. The overflowing thread's stack
+ * is the harness's second; the first
+ * thread's, below it, is never used, so an overflow the guard misses
+ * damages nothing else before the test reports it.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "board.h"
+#include "harness.h"
+
+static lm_thread_t *victim;
+static volatile bool returned; /* the recursion came back: not caught at once */
+static volatile unsigned depth_reached;
+static volatile uint32_t switches_before; /* the victim's, when it began */
+
+static void expect_guard_fault(lm_fatal_t reason, const char *where, const lm_thread_t *t)
+{
+    const lm_armv7m_fault_t *f = lm_armv7m_last_fault();
+    lm_thread_stats_t st = {0};
+    (void)lm_thread_stats(victim, &st);
+    bool ok = reason == LM_FATAL_STACK && where != NULL && strcmp(where, "deep") == 0 &&
+              t == victim && f != NULL && !returned && depth_reached > 0u &&
+              st.switches_in == switches_before;
+    if (ok) {
+        printf("# caught at depth %u, PC 0x%08lx, MMFAR 0x%08lx, CFSR 0x%08lx\n",
+               depth_reached, (unsigned long)f->pc, (unsigned long)f->mmfar,
+               (unsigned long)f->cfsr);
+        printf("ok 1 - overflow_caught_at_once\n1 passed, 0 failed\n");
+        lm_board_exit(0);
+    }
+    printf("FAIL overflow_caught_at_once: reason %d where %s returned %d switches %lu fault %d\n",
+           (int)reason, where != NULL ? where : "?", (int)returned,
+           (unsigned long)st.switches_in, f != NULL);
+    lm_board_exit(1);
+}
+
+static volatile uint32_t sink;
+
+/* Each level keeps a 64-byte frame alive across the call. */
+static void recurse(unsigned n)
+{
+    volatile uint8_t frame[64];
+    depth_reached++;
+    memset((void *)(uintptr_t)frame, (int)n, sizeof frame);
+    if (n != 0u) {
+        recurse(n - 1u);
+    }
+    sink += frame[n % sizeof frame];
+}
+
+static void deep(void *arg)
+{
+    (void)arg;
+    /* Switch back and forth first: the region must follow the thread. */
+    for (unsigned i = 0; i < 3u; i++) {
+        LMT_ST(lm_thread_yield(), LM_OK);
+    }
+    lm_thread_stats_t st = {0};
+    LMT_ST(lm_thread_stats(victim, &st), LM_OK);
+    switches_before = st.switches_in;
+    recurse(80); /* ~6 KiB of frames on a 4 KiB stack, no switch */
+    returned = true;
+    printf("FAIL overflow_caught_at_once: the overflow ran on unnoticed\n");
+    lm_board_exit(1);
+}
+
+static void unused(void *arg)
+{
+    (void)arg;
+}
+
+static void peer(void *arg)
+{
+    (void)arg;
+    for (unsigned i = 0; i < 3u; i++) {
+        LMT_ST(lm_thread_yield(), LM_OK);
+    }
+}
+
+LMT_CASE(overflow_caught_at_once)
+{
+    uint32_t regions = (LM_MPU_TYPE >> 8) & 0xFFu;
+    printf("# MPU_TYPE 0x%08lx: %lu regions\n", (unsigned long)LM_MPU_TYPE,
+           (unsigned long)regions);
+    LMT_CHECK(regions >= 1u);
+    lmt_begin();
+    lm_fatal_hook_set(expect_guard_fault);
+    (void)lmt_spawn_ex("spare", 5, LM_THRESHOLD_NONE, 0, unused, NULL, false);
+    victim = lmt_spawn("deep", 5, deep, NULL);
+    lmt_spawn("peer", 5, peer, NULL);
+    lmt_run();
+    lmt_fail(__FILE__, __LINE__, "the run ended without a report");
+}
+
+LMT_MAIN(LMT_RUN(overflow_caught_at_once))
