@@ -34,7 +34,7 @@ lm_status_t lm_flags_create(lm_flags_t *f, uint32_t initial)
         lmk_create_publish_locked(LMK_MAGIC_OF(f), LM_MAGIC_FLAGS);
     }
     lm_port_irq_unlock(s);
-    return st;
+    return LMK_FAIL(st);
 }
 
 /* Every waiter, in arrival order, becomes the list still to check.
@@ -56,7 +56,7 @@ lm_status_t lm_flags_set(lm_flags_t *f, uint32_t bits)
     lm_irqstate_t s = lm_port_irq_lock();
     if (LMK_DEAD_LOCKED(f, LM_MAGIC_FLAGS)) {
         lm_port_irq_unlock(s);
-        return LM_ERR_OBJECT;
+        return LMK_FAIL(LM_ERR_OBJECT);
     }
     f->bits |= bits;
     rescan_all_locked(f);
@@ -95,7 +95,7 @@ lm_status_t lm_flags_clear(lm_flags_t *f, uint32_t bits)
         f->bits &= ~bits;
     }
     lm_port_irq_unlock(s);
-    return st;
+    return LMK_FAIL(st);
 }
 
 lm_status_t lm_flags_wait(lm_flags_t *f, uint32_t bits, unsigned options,
@@ -107,13 +107,13 @@ lm_status_t lm_flags_wait(lm_flags_t *f, uint32_t bits, unsigned options,
     /* R12.1, docs/errors.md: a blocking form from a handler is refused
      * whatever the flags hold, so the mistake shows on every call. */
     if (timeout != LM_NO_WAIT && lm_port_in_isr()) {
-        return LM_ERR_ISR;
+        return LMK_FAIL(LM_ERR_ISR);
     }
     uint32_t seen = 0;
     lm_irqstate_t s = lm_port_irq_lock();
     if (LMK_DEAD_LOCKED(f, LM_MAGIC_FLAGS)) {
         lm_port_irq_unlock(s);
-        return LM_ERR_OBJECT;
+        return LMK_FAIL(LM_ERR_OBJECT);
     }
     if (satisfied(f->bits, bits, options)) {
         seen = f->bits;
@@ -129,7 +129,7 @@ lm_status_t lm_flags_wait(lm_flags_t *f, uint32_t bits, unsigned options,
     lm_status_t st = lmk_wait_allowed(timeout);
     if (st != LM_OK) {
         lm_port_irq_unlock(s);
-        return st;
+        return LMK_FAIL(st);
     }
     lm_thread_t *cur = lmk.current;
     cur->wait_flags = bits;
@@ -160,7 +160,7 @@ lm_status_t lm_flags_delete(lm_flags_t *f)
     lm_irqstate_t s = lm_port_irq_lock();
     if (LMK_DEAD_LOCKED(f, LM_MAGIC_FLAGS)) {
         lm_port_irq_unlock(s);
-        return LM_ERR_OBJECT;
+        return LMK_FAIL(LM_ERR_OBJECT);
     }
     lmk_delete_begin_locked(LMK_MAGIC_OF(f));
     lmk_list_splice_back(&f->waiters, &f->scan); /* arrival order, scan empty */

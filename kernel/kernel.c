@@ -115,6 +115,28 @@ void lm_idle_hook_set(lm_idle_hook_t hook)
     lmk.idle_hook = hook;
 }
 
+#if LM_CFG_ERROR_HOOK
+static lm_error_hook_t error_hook;
+
+void lmk_error(lm_status_t status, const char *call, const void *caller)
+{
+    lm_error_hook_t hook = error_hook;
+    if (hook != NULL) {
+        hook(status, call, caller);
+    }
+}
+#endif
+
+lm_status_t lm_error_hook_set(lm_error_hook_t hook)
+{
+#if LM_CFG_ERROR_HOOK
+    error_hook = hook;
+    return LM_OK;
+#else
+    return hook == NULL ? LM_OK : LM_ERR_STATE;
+#endif
+}
+
 lm_status_t lm_switch_hook_set(lm_switch_hook_t hook)
 {
 #if LM_CFG_SWITCH_HOOK

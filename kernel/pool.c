@@ -38,7 +38,7 @@ lm_status_t lm_pool_create(lm_pool_t *p, void *buffer, size_t buffer_size,
         lmk_create_publish_locked(LMK_MAGIC_OF(p), LM_MAGIC_POOL);
     }
     lm_port_irq_unlock(s);
-    return st;
+    return LMK_FAIL(st);
 }
 
 lm_status_t lm_pool_alloc(lm_pool_t *p, void **block, lm_tick_t timeout)
@@ -48,12 +48,12 @@ lm_status_t lm_pool_alloc(lm_pool_t *p, void **block, lm_tick_t timeout)
     /* R12.1, docs/errors.md: a blocking form from a handler is refused
      * whatever the pool holds, so the mistake shows on every call. */
     if (timeout != LM_NO_WAIT && lm_port_in_isr()) {
-        return LM_ERR_ISR;
+        return LMK_FAIL(LM_ERR_ISR);
     }
     lm_irqstate_t s = lm_port_irq_lock();
     if (LMK_DEAD_LOCKED(p, LM_MAGIC_POOL)) {
         lm_port_irq_unlock(s);
-        return LM_ERR_OBJECT;
+        return LMK_FAIL(LM_ERR_OBJECT);
     }
     void **blk = (void **)p->free_list;
     if (blk != NULL || p->fresh < p->block_count) {
@@ -72,7 +72,7 @@ lm_status_t lm_pool_alloc(lm_pool_t *p, void **block, lm_tick_t timeout)
     lm_status_t st = lmk_wait_allowed(timeout);
     if (st != LM_OK) {
         lm_port_irq_unlock(s);
-        return st;
+        return LMK_FAIL(st);
     }
     lm_thread_t *cur = lmk.current;
     cur->wait_data = block;
@@ -89,7 +89,7 @@ lm_status_t lm_pool_free(lm_pool_t *p, void *block)
     uintptr_t off = (uintptr_t)block - (uintptr_t)p->buffer;
     if ((uintptr_t)block < (uintptr_t)p->buffer ||
         off >= (uintptr_t)p->block_size * p->block_count || off % p->block_size != 0u) {
-        return LM_ERR_PARAM;
+        return LMK_FAIL(LM_ERR_PARAM);
     }
 #endif
     void **blk = (void **)block;
@@ -97,11 +97,11 @@ lm_status_t lm_pool_free(lm_pool_t *p, void *block)
 #if LM_CFG_ARG_CHECKS
     if (LMK_DEAD_LOCKED(p, LM_MAGIC_POOL)) {
         lm_port_irq_unlock(s);
-        return LM_ERR_OBJECT;
+        return LMK_FAIL(LM_ERR_OBJECT);
     }
     if (off / p->block_size >= p->fresh || blk[1] == (void *)free_tag(p)) {
         lm_port_irq_unlock(s);
-        return LM_ERR_STATE; /* already free, or never allocated */
+        return LMK_FAIL(LM_ERR_STATE); /* already free, or never allocated */
     }
 #endif
     lm_thread_t *w = lmk_first_waiter(&p->waiters);
@@ -133,7 +133,7 @@ lm_status_t lm_pool_delete(lm_pool_t *p)
     lm_irqstate_t s = lm_port_irq_lock();
     if (LMK_DEAD_LOCKED(p, LM_MAGIC_POOL)) {
         lm_port_irq_unlock(s);
-        return LM_ERR_OBJECT;
+        return LMK_FAIL(LM_ERR_OBJECT);
     }
     lmk_delete_begin_locked(LMK_MAGIC_OF(p));
     lm_port_irq_unlock(s);

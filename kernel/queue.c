@@ -33,7 +33,7 @@ lm_status_t lm_queue_create(lm_queue_t *q, void *buffer, size_t msg_size, size_t
         lmk_create_publish_locked(LMK_MAGIC_OF(q), LM_MAGIC_QUEUE);
     }
     lm_port_irq_unlock(s);
-    return st;
+    return LMK_FAIL(st);
 }
 
 /* Lock: held. Cost: one message copy. */
@@ -77,7 +77,16 @@ static lm_thread_t *waiting_sender(const lm_queue_t *q)
     return (w != NULL && (w->wait_opt & QWAIT_SEND) != 0u) ? w : NULL;
 }
 
-static lm_status_t queue_send(lm_queue_t *q, const void *msg, size_t size,
+/* One body for both sends. With the error hook it is inlined into each, so
+ * that a refusal names the call and the application's call site. */
+#if LM_CFG_ERROR_HOOK
+#define QUEUE_SEND_INLINE __attribute__((always_inline)) inline
+#undef LMK_CALL_NAME
+#define LMK_CALL_NAME (front ? "lm_queue_send_front" : "lm_queue_send")
+#else
+#define QUEUE_SEND_INLINE
+#endif
+static QUEUE_SEND_INLINE lm_status_t queue_send(lm_queue_t *q, const void *msg, size_t size,
                               lm_tick_t timeout, bool front)
 {
     LMK_CHECK_OBJ(q, LM_MAGIC_QUEUE);
@@ -86,12 +95,12 @@ static lm_status_t queue_send(lm_queue_t *q, const void *msg, size_t size,
     /* R12.1, docs/errors.md: a blocking form from a handler is refused
      * whatever the queue holds, so the mistake shows on every call. */
     if (timeout != LM_NO_WAIT && lm_port_in_isr()) {
-        return LM_ERR_ISR;
+        return LMK_FAIL(LM_ERR_ISR);
     }
     lm_irqstate_t s = lm_port_irq_lock();
     if (LMK_DEAD_LOCKED(q, LM_MAGIC_QUEUE)) {
         lm_port_irq_unlock(s);
-        return LM_ERR_OBJECT;
+        return LMK_FAIL(LM_ERR_OBJECT);
     }
     lm_thread_t *w = lmk_first_waiter(&q->waiters);
     if (w != NULL && (w->wait_opt & QWAIT_SEND) == 0u) {
@@ -110,7 +119,7 @@ static lm_status_t queue_send(lm_queue_t *q, const void *msg, size_t size,
     lm_status_t st = lmk_wait_allowed(timeout);
     if (st != LM_OK) {
         lm_port_irq_unlock(s);
-        return st; /* LM_ERR_WOULD_BLOCK: the queue is full */
+        return LMK_FAIL(st); /* LM_ERR_WOULD_BLOCK: the queue is full */
     }
     lm_thread_t *cur = lmk.current;
     cur->wait_data = (void *)(uintptr_t)msg;
@@ -119,6 +128,10 @@ static lm_status_t queue_send(lm_queue_t *q, const void *msg, size_t size,
     lm_port_irq_unlock(s);
     return cur->wait_status;
 }
+#if LM_CFG_ERROR_HOOK
+#undef LMK_CALL_NAME
+#define LMK_CALL_NAME __func__
+#endif
 
 lm_status_t lm_queue_send(lm_queue_t *q, const void *msg, size_t size, lm_tick_t timeout)
 {
@@ -152,12 +165,12 @@ lm_status_t lm_queue_receive(lm_queue_t *q, void *buf, size_t size, lm_tick_t ti
     /* R12.1, docs/errors.md: a blocking form from a handler is refused
      * whatever the queue holds, so the mistake shows on every call. */
     if (timeout != LM_NO_WAIT && lm_port_in_isr()) {
-        return LM_ERR_ISR;
+        return LMK_FAIL(LM_ERR_ISR);
     }
     lm_irqstate_t s = lm_port_irq_lock();
     if (LMK_DEAD_LOCKED(q, LM_MAGIC_QUEUE)) {
         lm_port_irq_unlock(s);
-        return LM_ERR_OBJECT;
+        return LMK_FAIL(LM_ERR_OBJECT);
     }
     if (q->count != 0u) {
         msg_copy(buf, q->buffer + (size_t)q->head * q->msg_size, q->msg_size);
@@ -182,7 +195,7 @@ lm_status_t lm_queue_receive(lm_queue_t *q, void *buf, size_t size, lm_tick_t ti
     lm_status_t st = lmk_wait_allowed(timeout);
     if (st != LM_OK) {
         lm_port_irq_unlock(s);
-        return st; /* LM_ERR_WOULD_BLOCK: the queue is empty */
+        return LMK_FAIL(st); /* LM_ERR_WOULD_BLOCK: the queue is empty */
     }
     lm_thread_t *cur = lmk.current;
     cur->wait_data = buf;
@@ -206,7 +219,7 @@ lm_status_t lm_queue_peek(const lm_queue_t *q, void *buf, size_t size)
         st = LM_OK;
     }
     lm_port_irq_unlock(s);
-    return st;
+    return LMK_FAIL(st);
 }
 
 /* Context: thread, isr. Cost: O(1) masked, then one masked step per
@@ -217,7 +230,7 @@ lm_status_t lm_queue_flush(lm_queue_t *q)
     lm_irqstate_t s = lm_port_irq_lock();
     if (LMK_DEAD_LOCKED(q, LM_MAGIC_QUEUE)) {
         lm_port_irq_unlock(s);
-        return LM_ERR_OBJECT;
+        return LMK_FAIL(LM_ERR_OBJECT);
     }
     q->count = 0;
     q->head = 0;
@@ -242,7 +255,7 @@ lm_status_t lm_queue_delete(lm_queue_t *q)
     lm_irqstate_t s = lm_port_irq_lock();
     if (LMK_DEAD_LOCKED(q, LM_MAGIC_QUEUE)) {
         lm_port_irq_unlock(s);
-        return LM_ERR_OBJECT;
+        return LMK_FAIL(LM_ERR_OBJECT);
     }
     lmk_delete_begin_locked(LMK_MAGIC_OF(q));
     /* No room from here on: a flush still admitting senders stops at its

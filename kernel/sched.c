@@ -150,10 +150,10 @@ lm_thread_t *lmk_switch_select(void)
 lm_status_t lm_sched_lock(void)
 {
     if (lm_port_in_isr()) {
-        return LM_ERR_ISR;
+        return LMK_FAIL(LM_ERR_ISR);
     }
     if (lmk.sched_lock == 0xFFu) {
-        return LM_ERR_OVERFLOW;
+        return LMK_FAIL(LM_ERR_OVERFLOW);
     }
     /* Only the running thread changes the depth, and it cannot be switched
      * out while it holds the lock, so no interrupt mask is needed. */
@@ -164,10 +164,10 @@ lm_status_t lm_sched_lock(void)
 lm_status_t lm_sched_unlock(void)
 {
     if (lm_port_in_isr()) {
-        return LM_ERR_ISR;
+        return LMK_FAIL(LM_ERR_ISR);
     }
     if (lmk.sched_lock == 0u) {
-        return LM_ERR_STATE;
+        return LMK_FAIL(LM_ERR_STATE);
     }
     lm_irqstate_t s = lm_port_irq_lock();
     lmk.sched_lock--;

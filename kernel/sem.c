@@ -16,7 +16,7 @@ lm_status_t lm_sem_create(lm_sem_t *s, uint32_t initial, uint32_t max)
         lmk_create_publish_locked(LMK_MAGIC_OF(s), LM_MAGIC_SEM);
     }
     lm_port_irq_unlock(st);
-    return r;
+    return LMK_FAIL(r);
 }
 
 lm_status_t lm_sem_delete(lm_sem_t *s)
@@ -25,7 +25,7 @@ lm_status_t lm_sem_delete(lm_sem_t *s)
     lm_irqstate_t st = lm_port_irq_lock();
     if (LMK_DEAD_LOCKED(s, LM_MAGIC_SEM)) {
         lm_port_irq_unlock(st);
-        return LM_ERR_OBJECT;
+        return LMK_FAIL(LM_ERR_OBJECT);
     }
     lmk_delete_begin_locked(LMK_MAGIC_OF(s)); /* new calls fail from here on (R9.1) */
     lm_port_irq_unlock(st);
@@ -41,12 +41,12 @@ lm_status_t lm_sem_take(lm_sem_t *s, lm_tick_t timeout)
     /* R12.1, docs/errors.md: a blocking form from a handler is refused
      * whatever the count, so the mistake shows on every call. */
     if (timeout != LM_NO_WAIT && lm_port_in_isr()) {
-        return LM_ERR_ISR;
+        return LMK_FAIL(LM_ERR_ISR);
     }
     lm_irqstate_t st = lm_port_irq_lock();
     if (LMK_DEAD_LOCKED(s, LM_MAGIC_SEM)) {
         lm_port_irq_unlock(st);
-        return LM_ERR_OBJECT;
+        return LMK_FAIL(LM_ERR_OBJECT);
     }
     if (s->count != 0u) {
         s->count--;
@@ -56,7 +56,7 @@ lm_status_t lm_sem_take(lm_sem_t *s, lm_tick_t timeout)
     lm_status_t r = lmk_wait_allowed(timeout);
     if (r != LM_OK) {
         lm_port_irq_unlock(st);
-        return r;
+        return LMK_FAIL(r);
     }
     lmk_wait_prioq_locked(&s->waiters, LMK_WAIT_PRIOQ, &s->waiters, timeout);
     lm_port_irq_unlock(st);
@@ -79,7 +79,7 @@ lm_status_t lm_sem_give(lm_sem_t *s)
         }
     }
     lm_port_irq_unlock(st);
-    return r;
+    return LMK_FAIL(r);
 }
 
 lm_status_t lm_sem_count(const lm_sem_t *s, uint32_t *count)

@@ -20,7 +20,7 @@ lm_status_t lm_timer_create(lm_timer_t *tm, lm_timer_fn_t fn, void *arg)
         lmk_create_publish_locked(LMK_MAGIC_OF(tm), LM_MAGIC_TIMER);
     }
     lm_port_irq_unlock(s);
-    return st;
+    return LMK_FAIL(st);
 }
 
 lm_status_t lm_timer_start(lm_timer_t *tm, lm_tick_t delay, lm_tick_t period)
@@ -31,7 +31,7 @@ lm_status_t lm_timer_start(lm_timer_t *tm, lm_tick_t delay, lm_tick_t period)
     lm_irqstate_t s = lm_port_irq_lock();
     if (LMK_DEAD_LOCKED(tm, LM_MAGIC_TIMER)) {
         lm_port_irq_unlock(s);
-        return LM_ERR_OBJECT;
+        return LMK_FAIL(LM_ERR_OBJECT);
     }
     lmk_timeout_cancel_locked(&tm->timeout);
     tm->period = period;
@@ -55,7 +55,7 @@ lm_status_t lm_timer_stop(lm_timer_t *tm)
         tm->active = 0u;
     }
     lm_port_irq_unlock(s);
-    return st;
+    return LMK_FAIL(st);
 }
 
 lm_status_t lm_timer_delete(lm_timer_t *tm)
@@ -64,7 +64,7 @@ lm_status_t lm_timer_delete(lm_timer_t *tm)
     lm_irqstate_t s = lm_port_irq_lock();
     if (LMK_DEAD_LOCKED(tm, LM_MAGIC_TIMER)) {
         lm_port_irq_unlock(s);
-        return LM_ERR_OBJECT;
+        return LMK_FAIL(LM_ERR_OBJECT);
     }
     lmk_timeout_cancel_locked(&tm->timeout);
     tm->active = 0u;

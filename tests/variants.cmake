@@ -3,6 +3,7 @@
 # Only tests that do not exercise argument checking run without checks.
 limen_add_kernel_config(limen_nochecks LM_CFG_ARG_CHECKS=0 LM_CFG_ASSERT=0)
 limen_add_kernel_config(limen_p1024 LM_CFG_PRIORITIES=1024)
+limen_add_kernel_config(limen_errhook LM_CFG_ERROR_HOOK=1)
 
 # limen_test_variant(<kernel> <suffix> <test names...>)
 function(limen_test_variant kernel suffix)
@@ -28,3 +29,4 @@ limen_test_variant(limen_nochecks nochecks test_producer_consumer test_sched tes
                    test_bad_input)
 limen_test_variant(limen_p1024 p1024 test_producer_consumer test_sched test_timeslice test_sem
                    test_mutex test_queue test_timeout test_bad_input)
+limen_test_variant(limen_errhook errhook test_error_hook)

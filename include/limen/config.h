@@ -79,6 +79,16 @@
 #define LM_CFG_SWITCH_HOOK 1
 #endif
 
+/* A hook called whenever a call is refused (a status of LM_ERR_PARAM or
+ * below: the application's mistakes, docs/errors.md), with the status, the
+ * call's name and the caller's return address (lm_error_hook_set). Off by
+ * default. Costs nothing on a call that succeeds; on a refused call, a
+ * compare, a load and, with a hook set, the hook. Adds a reference to each
+ * call's name string (about 1.2 KiB of names). */
+#ifndef LM_CFG_ERROR_HOOK
+#define LM_CFG_ERROR_HOOK 0
+#endif
+
 /* Fill new stacks with a pattern so lm_thread_stack_unused() can report the
  * high-water mark. Costs O(stack size) at thread start. */
 #ifndef LM_CFG_STACK_WATERMARK

@@ -56,6 +56,17 @@ void lm_idle_hook_set(lm_idle_hook_t hook);
 typedef void (*lm_switch_hook_t)(const lm_thread_t *from, const lm_thread_t *to);
 lm_status_t lm_switch_hook_set(lm_switch_hook_t hook);
 
+/* Called whenever a call is refused (LM_CFG_ERROR_HOOK): `status` is
+ * LM_ERR_PARAM or below (docs/errors.md), `call` the refused call's name
+ * ("lm_sem_give"), `caller` the return address into the code that called
+ * it. The outcomes of legal requests (timeouts, LM_ERR_WOULD_BLOCK, ...)
+ * are not reported. Runs in the caller's context (a handler's, too), with
+ * the kernel lock not held; it may log, stop in a debugger or call
+ * lm_fatal, and must not block.
+ * @retval LM_OK, LM_ERR_STATE (a hook given while LM_CFG_ERROR_HOOK is 0) */
+typedef void (*lm_error_hook_t)(lm_status_t status, const char *call, const void *caller);
+lm_status_t lm_error_hook_set(lm_error_hook_t hook);
+
 /* Global statistics (LM_CFG_STATS). */
 typedef struct lm_kernel_stats {
     uint32_t context_switches; /* any change of running thread, idle included */

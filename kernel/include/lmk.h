@@ -59,12 +59,33 @@ extern lm_thread_t lmk_idle_thread;
 #define LMK_STR2(x) #x
 #define LMK_STR(x) LMK_STR2(x)
 
+/* Every refusal of a public call leaves through LMK_FAIL, which reports it
+ * to the error hook (LM_CFG_ERROR_HOOK). A macro, not a function: the
+ * call's name and its caller's address are those of the public function
+ * it is written in. */
+#if LM_CFG_ERROR_HOOK
+void lmk_error(lm_status_t status, const char *call, const void *caller);
+static inline lm_status_t lmk_fail(lm_status_t status, const char *call, const void *caller)
+{
+    if (status <= LM_ERR_PARAM) {
+        lmk_error(status, call, caller);
+    }
+    return status;
+}
+#define LMK_FAIL(status) lmk_fail((status), LMK_CALL_NAME, __builtin_return_address(0))
+/* The public name of the call a refusal is reported for: the function's
+ * own, except where a shared body serves two calls (queue.c). */
+#define LMK_CALL_NAME __func__
+#else
+#define LMK_FAIL(status) (status)
+#endif
+
 /* Argument checks: present only with LM_CFG_ARG_CHECKS (docs/errors.md). */
 #if LM_CFG_ARG_CHECKS
-#define LMK_CHECK(cond, status) do { if (!(cond)) { return (status); } } while (0)
+#define LMK_CHECK(cond, status) do { if (!(cond)) { return LMK_FAIL(status); } } while (0)
 #define LMK_CHECK_OBJ(obj, magic_value) \
-    do { if ((obj) == NULL) { return LM_ERR_PARAM; } \
-         if ((obj)->magic != (magic_value)) { return LM_ERR_OBJECT; } } while (0)
+    do { if ((obj) == NULL) { return LMK_FAIL(LM_ERR_PARAM); } \
+         if ((obj)->magic != (magic_value)) { return LMK_FAIL(LM_ERR_OBJECT); } } while (0)
 /* The check above runs before the kernel lock is taken, so a delete can
  * come in between (an interrupt, or a more urgent thread it makes ready).
  * Every call that acts on the object reads the magic word again once it
