@@ -44,6 +44,16 @@ _Static_assert(TICK_COUNTS >= 2u && TICK_COUNTS <= 0x01000000u,
  * takes the worst case, rounded up to keep PSP 8-byte aligned. */
 #define START_STACK_WORDS 26u
 
+/* The priorities the port relies on, checked where they are chosen. */
+_Static_assert(LM_PORT_BASEPRI > 0u && LM_PORT_BASEPRI <= 0xFFu,
+               "LM_PORT_BASEPRI must be 1..255: 0 would mask nothing");
+_Static_assert(LM_PORT_SYSTICK_PRIO <= 0xFFu, "LM_PORT_SYSTICK_PRIO is one byte");
+_Static_assert(LM_PORT_SYSTICK_PRIO >= LM_PORT_BASEPRI,
+               "SysTick calls the kernel: its priority must not be above LM_PORT_BASEPRI");
+#define PENDSV_PRIO 0xFFu /* the lowest: a switch waits for every handler */
+_Static_assert(PENDSV_PRIO >= LM_PORT_BASEPRI && PENDSV_PRIO >= LM_PORT_SYSTICK_PRIO,
+               "PendSV must have the lowest priority");
+
 static struct {
     volatile bool started;    /* threads run: first switch until lm_port_stop */
     jmp_buf exit_to;          /* lm_port_stop() returns from lm_port_start() */
@@ -68,6 +78,66 @@ static struct {
 bool lm_armv7m_threads_running(void)
 {
     return port.started;
+}
+
+/* ---- interrupt priorities ---- */
+
+bool lm_armv7m_erratum_837070 = LM_PORT_ERRATUM_837070 != 0;
+
+bool lm_armv7m_cpuid_has_837070(uint32_t cpuid)
+{
+    /* Arm (0x41), variant 0, Armv7-M (0xF), Cortex-M7 (0xC27), revision 1. */
+    return cpuid == 0x410FC271u;
+}
+
+static void detect_core(void)
+{
+#if LM_PORT_ERRATUM_837070 == 2
+    lm_armv7m_erratum_837070 = lm_armv7m_cpuid_has_837070(LM_SCB_CPUID);
+#endif
+}
+
+/* Before main, so that main's own kernel calls already take the cheaper
+ * lock on a core without the erratum. lm_port_start() looks again, for an
+ * image whose start-up code does not run constructors. */
+__attribute__((constructor)) static void detect_core_at_reset(void)
+{
+    detect_core();
+}
+
+void lm_armv7m_check_caller_priority(uint32_t exception)
+{
+    uint32_t prio = 0u; /* NMI, HardFault: above every configurable priority */
+    if (exception >= 16u) {
+        prio = LM_NVIC_IPR_BYTE(exception - 16u);
+    } else if (exception >= 4u) {
+        prio = LM_SCB_SHPR_BYTE(exception);
+    }
+    /* The lock is held: BASEPRI is the ceiling as the core implements it
+     * (its unimplemented low bits read as 0, as they do in prio). */
+    uint32_t ceiling;
+    __asm volatile("mrs %0, basepri" : "=r"(ceiling));
+    if (prio < ceiling) {
+        lm_fatal(LM_FATAL_PORT, "kernel call from an interrupt above LM_PORT_BASEPRI");
+    }
+}
+
+/* BASEPRI masks by group priority, the bits of a priority above the
+ * subpriority that AIRCR.PRIGROUP sets aside. A ceiling with bits in the
+ * subpriority would be cut down to its group, and mask the interrupts just
+ * above it that the kernel promises never to mask ("zero-latency"). The
+ * lock is held, so BASEPRI reads the ceiling as implemented. */
+static void check_priority_grouping(void)
+{
+#if LM_PORT_CHECK_PRIORITY
+    uint32_t ceiling;
+    __asm volatile("mrs %0, basepri" : "=r"(ceiling));
+    uint32_t subpriority = (2u << LM_SCB_AIRCR_PRIGROUP(LM_SCB_AIRCR)) - 1u;
+    if ((ceiling & subpriority) != 0u) {
+        lm_fatal(LM_FATAL_PORT, "AIRCR.PRIGROUP splits LM_PORT_BASEPRI's priority group");
+    }
+#endif
+    detect_core();
 }
 
 /* ---- threads ---- */
@@ -246,7 +316,8 @@ void lm_port_start(lm_thread_t *first)
 #if LM_CFG_NEWLIB
     lmp_newlib_start();
 #endif
-    LM_SCB_SHPR3 = (LM_SCB_SHPR3 & 0x0000FFFFu) | (0xFFu << 16) |
+    check_priority_grouping();
+    LM_SCB_SHPR3 = (LM_SCB_SHPR3 & 0x0000FFFFu) | (PENDSV_PRIO << 16) |
                    ((uint32_t)LM_PORT_SYSTICK_PRIO << 24);
     tick_start();
 #if defined(__ARM_FP)
