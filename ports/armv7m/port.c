@@ -487,12 +487,16 @@ static bool tickless_catch_up(void)
  * current period on the m-th boundary from now (m >= 1) instead, without
  * stopping the counter; then stop (`stop`: a tickless wait) or reload one
  * tick. Returns false, changing nothing, when the current period ends in
- * less than 2 * MIN_COUNTS counts: let it end first.
+ * less than 2 * MIN_COUNTS counts, or has just ended: let it be counted
+ * first.
  */
 static bool tickless_retarget(lm_tick_t m, bool stop)
 {
     uint32_t v0 = LM_SYST_CVR;
-    if (v0 < 2u * MIN_COUNTS) {
+    /* Read after v0: a period that ended just before v0 was read (and
+     * reloaded) has its expiry pending, which the tick handler or the
+     * caller must count first. */
+    if (v0 < 2u * MIN_COUNTS || (LM_SCB_ICSR & LM_SCB_ICSR_PENDSTSET) != 0u) {
         return false;
     }
     uint32_t c = v0 - 1u; /* counts to the period's end, from the next clock */
