@@ -79,7 +79,10 @@ void lm_kernel_start(void)
          * fault. Say so now instead. */
         lm_fatal(LM_FATAL_ASSERT, "lm_kernel_start before lm_kernel_init");
     }
-    lm_irqstate_t s = lm_port_irq_lock();
+    /* The lock stays held into lm_port_start(), which drops it only once
+     * the first switch can happen: an interrupt taken at an earlier unmask
+     * could ready a thread and ask for a switch the port cannot yet make. */
+    (void)lm_port_irq_lock();
     lmk.started = true;
     lm_thread_t *first = lmk_ready_best();
     lmk.current = first;
@@ -91,7 +94,6 @@ void lm_kernel_start(void)
         lmk.switch_hook(NULL, first);
     }
 #endif
-    lm_port_irq_unlock(s);
     lm_port_start(first);
 }
 

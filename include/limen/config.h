@@ -120,9 +120,10 @@
  * a periodic tick interrupt, also while idle. 1: while the idle thread
  * waits, the port programs one timer interrupt for the tick of the next
  * timeout instead, and on wake announces exactly the ticks that passed
- * (also when another interrupt wakes it first). Costs about
- * 300 bytes of code and some 200 instructions per idle wait; saves every
- * tick interrupt in between. docs/porting.md. */
+ * (also when another interrupt wakes it first); SysTick never stops
+ * counting, so no time is lost to wakes. Costs about 800 bytes of code
+ * and a timer reprogramming per idle wait; saves every tick interrupt in
+ * between. docs/porting.md. */
 #ifndef LM_CFG_TICKLESS
 #define LM_CFG_TICKLESS 0
 #endif

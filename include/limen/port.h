@@ -43,7 +43,13 @@ void lm_port_switch_pend(void);
  * entry(arg) and a return from entry lands in lmk_thread_exit(). */
 void lm_port_stack_init(struct lm_thread *t);
 /* Run `first` and never come back (the hosted port returns at the end of
- * the simulation). */
+ * the simulation). Called by lm_kernel_start() with the kernel lock held
+ * (lm_port_irq_lock() from an unmasked state), `first` already current.
+ * The port sets up everything the first context switch and the tick need
+ * (stack pointers, timer, priorities) and only then drops the lock, to the
+ * unmasked state: an interrupt taken at that unlock may ready a thread and
+ * pend a switch, which must find the port ready. Interrupts pending then
+ * are taken before the first switch. */
 void lm_port_start(struct lm_thread *first);
 /* Called by the idle thread: wait for an interrupt. */
 void lm_port_idle(void);

@@ -50,14 +50,16 @@
 
 void lmk_idle_entry(void *arg);
 
-/* A newlib lock: a kernel mutex created on first use after the kernel
- * started, so it never refers to threads of an earlier run. */
+/* A newlib lock: a kernel mutex created on its first use in a run (the
+ * kernel's runs are counted by lmp_newlib_start), so that it never refers
+ * to threads of an earlier run. */
 struct lm_newlib_lock {
     lm_mutex_t m;
-    bool ready;
+    uint32_t run; /* the run its mutex belongs to; 0: none */
 };
 
 static uint32_t contended;
+static uint32_t run; /* the kernel's current run, from 1 */
 
 uint32_t lm_armv7m_newlib_contended(void)
 {
@@ -69,12 +71,30 @@ static bool locking(void)
     return lm_armv7m_threads_running() && !lm_port_in_isr();
 }
 
-/* Create l's mutex if this run has not yet. Lock: held. */
-static void lock_ready_locked(struct lm_newlib_lock *l)
+/* Make l's mutex one of this run. A thread, threads running. The creation
+ * clears the mutex's wait queue, O(priorities): it runs under the scheduler
+ * lock, which keeps every other thread (and so a second creation) out, not
+ * under the kernel lock, so interrupts are not held back meanwhile. */
+static void lock_ready(struct lm_newlib_lock *l)
 {
-    if (!l->ready) {
-        (void)lm_mutex_create(&l->m, LM_MUTEX_INHERIT);
-        l->ready = true;
+    if (l->run == run) {
+        return; /* the usual case: created earlier in this run */
+    }
+    if (lm_sched_lock() != LM_OK) {
+        lm_fatal(LM_FATAL_PORT, "newlib lock: scheduler lock");
+    }
+    if (l->run != run) {
+        /* A mutex of an earlier run belongs to a kernel initialised again
+         * since: nothing refers to it any more, and it may still look live
+         * (held when that run stopped), which create would refuse. */
+        memset(&l->m, 0, sizeof l->m);
+        if (lm_mutex_create(&l->m, LM_MUTEX_INHERIT) != LM_OK) {
+            lm_fatal(LM_FATAL_PORT, "newlib lock: create");
+        }
+        l->run = run;
+    }
+    if (lm_sched_unlock() != LM_OK) {
+        lm_fatal(LM_FATAL_PORT, "newlib lock: scheduler unlock");
     }
 }
 
@@ -83,8 +103,8 @@ static void lock_take(struct lm_newlib_lock *l)
     if (l == NULL || !locking()) {
         return;
     }
+    lock_ready(l);
     lm_irqstate_t s = lm_port_irq_lock();
-    lock_ready_locked(l);
     lm_thread_t *owner = lm_mutex_owner(&l->m);
     if (owner != NULL && owner != lm_thread_self()) {
         contended++;
@@ -191,7 +211,7 @@ void __retarget_lock_init(_LOCK_T *lock)
     for (unsigned i = 0; i < LM_CFG_NEWLIB_LOCKS; i++) {
         if (!dynamic_locks[i].used) {
             dynamic_locks[i].used = true;
-            dynamic_locks[i].l.ready = false;
+            dynamic_locks[i].l.run = 0u; /* its mutex is created on first use */
             *lock = &dynamic_locks[i];
             break;
         }
@@ -201,9 +221,14 @@ void __retarget_lock_init(_LOCK_T *lock)
 void __retarget_lock_init_recursive(_LOCK_T *lock) { __retarget_lock_init(lock); }
 void __retarget_lock_close(_LOCK_T lock)
 {
-    if (lock != NULL) {
-        lock->used = false;
+    if (lock == NULL) {
+        return;
     }
+    if (locking() && lock->l.run == run && lm_mutex_delete(&lock->l.m) != LM_OK) {
+        lm_fatal(LM_FATAL_PORT, "newlib lock: delete");
+    }
+    lock->l.run = 0u;
+    lock->used = false;
 }
 void __retarget_lock_close_recursive(_LOCK_T lock) { __retarget_lock_close(lock); }
 void __retarget_lock_acquire(_LOCK_T lock) { lock_take(lock != NULL ? &lock->l : NULL); }
@@ -215,9 +240,7 @@ int __retarget_lock_try_acquire(_LOCK_T lock)
     if (lock == NULL || !locking()) {
         return 1;
     }
-    lm_irqstate_t s = lm_port_irq_lock();
-    lock_ready_locked(&lock->l);
-    lm_port_irq_unlock(s);
+    lock_ready(&lock->l);
     lm_status_t st = lm_mutex_lock(&lock->l.m, LM_NO_WAIT);
     return st == LM_OK || st == LM_ERR_ABANDONED;
 }
@@ -226,16 +249,11 @@ int __retarget_lock_try_acquire_recursive(_LOCK_T lock) { return __retarget_lock
 
 void lmp_newlib_start(void)
 {
-    /* Mutexes of an earlier run may name its threads as owners. */
-    streams_lock.ready = malloc_lock.ready = env_lock.ready = tz_lock.ready = false;
-#if defined(_RETARGETABLE_LOCKING)
-    for (unsigned i = 0; i < sizeof static_locks / sizeof static_locks[0]; i++) {
-        static_locks[i]->l.ready = false;
+    /* Kernel lock held: O(1). Every lock's mutex is of an earlier run now,
+     * and is created again on its first use in this one (lock_ready). */
+    if (++run == 0u) {
+        run = 1u;
     }
-    for (unsigned i = 0; i < LM_CFG_NEWLIB_LOCKS; i++) {
-        dynamic_locks[i].l.ready = false;
-    }
-#endif
     _impure_ptr = _global_impure_ptr;
 }
 

@@ -12,7 +12,8 @@ uintptr_t lmp_newlib_thread_init(lm_thread_t *t, uintptr_t top);
 /* Where every thread but the idle thread starts: sets up newlib for the
  * thread, runs its entry and gives newlib's per-thread resources back. */
 void lmp_newlib_thread_entry(lm_thread_t *t);
-/* lm_port_start: forget lock state left over from an earlier run. */
+/* lm_port_start (kernel lock held): a new run; the locks' mutexes of an
+ * earlier run are created again on first use. O(1). */
 void lmp_newlib_start(void);
 
 #endif

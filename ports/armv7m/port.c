@@ -25,6 +25,7 @@
 lm_thread_t *lmk_switch_select(void);
 void lmk_tick_announce(lm_tick_t n);
 _Noreturn void lmk_thread_exit(void);
+extern lm_thread_t lmk_idle_thread;
 
 #define XPSR_THUMB 0x01000000u
 #define EXC_RETURN_THREAD_PSP 0xFFFFFFFDu
@@ -36,13 +37,38 @@ _Noreturn void lmk_thread_exit(void);
 _Static_assert(TICK_COUNTS >= 2u && TICK_COUNTS <= 0x01000000u,
                "LM_PORT_CPU_HZ / LM_CFG_TICK_HZ must fit SysTick's 24-bit counter");
 
+/* What the first PendSV saves for main, which it never resumes: R4-R11 and
+ * EXC_RETURN, and S16-S31 had main an active FPU context. lm_port_start()
+ * clears that context first, so only 9 words are written, but the area
+ * takes the worst case, rounded up to keep PSP 8-byte aligned. */
+#define START_STACK_WORDS 26u
+
+/* The priorities the port relies on, checked where they are chosen. */
+_Static_assert(LM_PORT_BASEPRI > 0u && LM_PORT_BASEPRI <= 0xFFu,
+               "LM_PORT_BASEPRI must be 1..255: 0 would mask nothing");
+_Static_assert(LM_PORT_SYSTICK_PRIO <= 0xFFu, "LM_PORT_SYSTICK_PRIO is one byte");
+_Static_assert(LM_PORT_SYSTICK_PRIO >= LM_PORT_BASEPRI,
+               "SysTick calls the kernel: its priority must not be above LM_PORT_BASEPRI");
+#define PENDSV_PRIO 0xFFu /* the lowest: a switch waits for every handler */
+_Static_assert(PENDSV_PRIO >= LM_PORT_BASEPRI && PENDSV_PRIO >= LM_PORT_SYSTICK_PRIO,
+               "PendSV must have the lowest priority");
+
 static struct {
     volatile bool started;    /* threads run: first switch until lm_port_stop */
     jmp_buf exit_to;          /* lm_port_stop() returns from lm_port_start() */
-    uint32_t start_stack[16]; /* what the first PendSV saves into */
+    _Alignas(8) uint32_t start_stack[START_STACK_WORDS]; /* the first PendSV saves here */
+#if defined(__ARM_FP)
+    uint32_t main_fp[16];     /* main's S16-S31 while the kernel runs */
+#endif
 #if LM_CFG_TICKLESS
     lm_tick_t idle_ticks;     /* lm_port_timer_arm(): next event, in ticks */
     volatile uint32_t tick_events;
+    /* SysTick's current period: the tick boundaries it spans (its end
+     * included), how many of them have been announced, and whether it
+     * stops at its end (a tickless wait) or reloads one tick (periodic). */
+    lm_tick_t period_ticks;
+    lm_tick_t announced;
+    bool stopping;
 #endif
 } port;
 
@@ -51,6 +77,66 @@ static struct {
 bool lm_armv7m_threads_running(void)
 {
     return port.started;
+}
+
+/* ---- interrupt priorities ---- */
+
+bool lm_armv7m_erratum_837070 = LM_PORT_ERRATUM_837070 != 0;
+
+bool lm_armv7m_cpuid_has_837070(uint32_t cpuid)
+{
+    /* Arm (0x41), variant 0, Armv7-M (0xF), Cortex-M7 (0xC27), revision 1. */
+    return cpuid == 0x410FC271u;
+}
+
+static void detect_core(void)
+{
+#if LM_PORT_ERRATUM_837070 == 2
+    lm_armv7m_erratum_837070 = lm_armv7m_cpuid_has_837070(LM_SCB_CPUID);
+#endif
+}
+
+/* Before main, so that main's own kernel calls already take the cheaper
+ * lock on a core without the erratum. lm_port_start() looks again, for an
+ * image whose start-up code does not run constructors. */
+__attribute__((constructor)) static void detect_core_at_reset(void)
+{
+    detect_core();
+}
+
+void lm_armv7m_check_caller_priority(uint32_t exception)
+{
+    uint32_t prio = 0u; /* NMI, HardFault: above every configurable priority */
+    if (exception >= 16u) {
+        prio = LM_NVIC_IPR_BYTE(exception - 16u);
+    } else if (exception >= 4u) {
+        prio = LM_SCB_SHPR_BYTE(exception);
+    }
+    /* The lock is held: BASEPRI is the ceiling as the core implements it
+     * (its unimplemented low bits read as 0, as they do in prio). */
+    uint32_t ceiling;
+    __asm volatile("mrs %0, basepri" : "=r"(ceiling));
+    if (prio < ceiling) {
+        lm_fatal(LM_FATAL_PORT, "kernel call from an interrupt above LM_PORT_BASEPRI");
+    }
+}
+
+/* BASEPRI masks by group priority, the bits of a priority above the
+ * subpriority that AIRCR.PRIGROUP sets aside. A ceiling with bits in the
+ * subpriority would be cut down to its group, and mask the interrupts just
+ * above it that the kernel promises never to mask ("zero-latency"). The
+ * lock is held, so BASEPRI reads the ceiling as implemented. */
+static void check_priority_grouping(void)
+{
+#if LM_PORT_CHECK_PRIORITY
+    uint32_t ceiling;
+    __asm volatile("mrs %0, basepri" : "=r"(ceiling));
+    uint32_t subpriority = (2u << LM_SCB_AIRCR_PRIGROUP(LM_SCB_AIRCR)) - 1u;
+    if ((ceiling & subpriority) != 0u) {
+        lm_fatal(LM_FATAL_PORT, "AIRCR.PRIGROUP splits LM_PORT_BASEPRI's priority group");
+    }
+#endif
+    detect_core();
 }
 
 /* ---- threads ---- */
@@ -86,6 +172,12 @@ void lm_port_stack_init(lm_thread_t *t)
     t->ctx.sp = sp;
 }
 
+#if LM_CFG_TICKLESS
+static void tickless_leave(void);
+static bool tickless_period_over(void);
+static void tickless_expired(void);
+#endif
+
 /* Called by PendSV_Handler with the outgoing thread's saved stack pointer;
  * returns the incoming one's. */
 void *lm_port_switch(void *sp);
@@ -102,6 +194,11 @@ void *lm_port_switch(void *sp)
     lm_thread_t *next = lmk_switch_select();
 #if LM_CFG_MPU_STACK_GUARD
     lmp_stack_guard_set(next);
+#endif
+#if LM_CFG_TICKLESS
+    if (port.stopping && next != &lmk_idle_thread) {
+        tickless_leave(); /* a thread runs: it needs the periodic tick */
+    }
 #endif
 #if LM_CFG_NEWLIB
     _impure_ptr = next->ctx.reent; /* errno, stdio streams: per thread */
@@ -137,9 +234,33 @@ void SysTick_Handler(void);
 void SysTick_Handler(void)
 {
 #if LM_CFG_TICKLESS
+    if (port.stopping) {
+        /* A tickless wait's period ended outside the idle thread's wait
+         * (the idle thread was between two waits). */
+        lm_irqstate_t s = lm_port_irq_lock();
+        if (tickless_period_over()) {
+            tickless_expired();
+        }
+        lm_port_irq_unlock(s);
+        return;
+    }
     port.tick_events++;
 #endif
     lmk_tick_announce(1);
+}
+
+/* The periodic tick, from its first boundary one period from now. */
+static void tick_start(void)
+{
+    LM_SYST_CSR = 0u;
+    LM_SYST_RVR = TICK_COUNTS - 1u;
+    LM_SYST_CVR = 0u;
+    LM_SYST_CSR = SYST_RUN;
+#if LM_CFG_TICKLESS
+    port.period_ticks = 1u;
+    port.announced = 0u;
+    port.stopping = false;
+#endif
 }
 
 uint32_t lm_armv7m_tick_interrupts(void)
@@ -151,24 +272,60 @@ uint32_t lm_armv7m_tick_interrupts(void)
 #endif
 }
 
+#if defined(__ARM_FP)
+/* main's callee-saved FPU registers: the threads' code overwrites them, and
+ * the longjmp of lm_port_stop() does not restore them. Clearing CONTROL.FPCA
+ * makes the first PendSV stack a basic frame and save no FPU registers:
+ * main's FPU context is here, not in the start area. */
+static void main_fpu_save(void)
+{
+    uint32_t control;
+    __asm volatile("vstmia %1, {s16-s31}\n"
+                   "mrs %0, control\n"
+                   "bic %0, %0, #4\n" /* FPCA */
+                   "msr control, %0\n"
+                   "isb\n"
+                   : "=&r"(control)
+                   : "r"(port.main_fp)
+                   : "memory");
+}
+
+static void main_fpu_restore(void)
+{
+    __asm volatile("vldmia %0, {s16-s31}" ::"r"(port.main_fp)
+                   : "memory", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24",
+                     "s25", "s26", "s27", "s28", "s29", "s30", "s31");
+}
+#endif
+
 void lm_port_start(lm_thread_t *first)
 {
+    /* Entered with the kernel lock held (include/limen/port.h): nothing
+     * below can be interrupted by a handler that calls the kernel. */
     (void)first; /* the kernel made it current; the first PendSV picks it */
     port.started = false;
     if (setjmp(port.exit_to) != 0) {
+#if defined(__ARM_FP)
+        main_fpu_restore();
+#endif
         return; /* lm_port_stop() */
     }
 #if LM_CFG_NEWLIB
     lmp_newlib_start();
 #endif
-    LM_SCB_SHPR3 = (LM_SCB_SHPR3 & 0x0000FFFFu) | (0xFFu << 16) |
+    check_priority_grouping();
+    LM_SCB_SHPR3 = (LM_SCB_SHPR3 & 0x0000FFFFu) | (PENDSV_PRIO << 16) |
                    ((uint32_t)LM_PORT_SYSTICK_PRIO << 24);
-    LM_SYST_RVR = TICK_COUNTS - 1u;
-    LM_SYST_CVR = 0u;
-    LM_SYST_CSR = SYST_RUN;
+    tick_start();
+#if defined(__ARM_FP)
+    main_fpu_save();
+#endif
     /* The first PendSV "saves" into a scratch area, then switches. */
-    __asm volatile("msr psp, %0" ::"r"(&port.start_stack[16]));
+    __asm volatile("msr psp, %0\n isb" ::"r"(&port.start_stack[START_STACK_WORDS]) : "memory");
     lm_port_switch_pend();
+    /* Only now may an interrupt ready a thread: the switch it asks for
+     * finds PSP and the tick in place. Pending interrupts run here, the
+     * switch after them (PendSV has the lowest priority). */
     lm_port_irq_unlock(0u);
     for (;;) {
         /* PendSV is taken at the unlock above and never comes back here. */
@@ -180,6 +337,9 @@ _Noreturn void lm_port_stop(void)
     (void)lm_port_irq_lock();
     port.started = false;
     LM_SYST_CSR = 0u;
+#if LM_CFG_TICKLESS
+    port.stopping = false;
+#endif
     LM_SCB_ICSR = LM_SCB_ICSR_PENDSVCLR | LM_SCB_ICSR_PENDSTCLR;
 #if LM_CFG_MPU_STACK_GUARD
     lmp_stack_guard_off(); /* main may write to any stack again */
@@ -209,37 +369,53 @@ static void wait_for_interrupt(void)
 
 #if LM_CFG_TICKLESS
 /*
- * Tickless idle. SysTick normally expires every TICK_COUNTS counts. When the
- * idle thread is told the next event is n ticks away, SysTick is restarted
- * for one period that ends exactly on the n-th tick boundary, with RVR 0
- * behind it, so that it stops there instead of reloading. On wake, with the
- * kernel lock held (so the tick handler cannot run), it is stopped and:
+ * Tickless idle. SysTick never stops counting while the kernel runs, so
+ * its tick boundaries stay on one grid, TICK_COUNTS apart, from
+ * lm_port_start() on; only the length of its current period changes.
  *
- *   - it expired: n ticks passed. The pending tick is cleared (counted
- *     here, not by the handler), n is announced, and the periodic tick
- *     restarts from this point;
- *   - another interrupt came first: the counter (counts to the deadline)
- *     says how many whole ticks passed and how far the next boundary is;
- *     the periodic tick restarts for that distance, so ticks keep their
- *     phase.
+ *   - The idle thread told the next event is n ticks away makes the current
+ *     period end on the n-th boundary from now, with RVR 0 behind it, so
+ *     that the counter stops there instead of reloading.
+ *   - An interrupt that wakes it earlier changes nothing on the counter:
+ *     the boundaries that passed (counted from its value) are announced,
+ *     with the lock still held, so the handler sees the exact tick; if the
+ *     next event is still the same, the idle thread waits again on the same
+ *     period. An unrelated interrupt, however frequent, costs no time.
+ *   - Leaving the idle thread (PendSV, lm_port_switch) or an earlier next
+ *     event ends the period early, at the next boundary, in periodic mode
+ *     again.
  *
- * Why stop at the deadline rather than reload one tick: QEMU 7.2 with
- * -icount sleep=off wakes a WFI at the second expiry of a reloading timer,
- * one period late (docs/measuring.md); a timer that stops wakes it on time.
- * The cost is the time from the expiry to the restart, a few instructions
- * (under one 25 MHz count under QEMU), by which the ticks fall behind a
- * free-running clock at each wake, as they do at each restart. A boundary
- * less than MIN_COUNTS away is counted as passed: the counter cannot be
- * restarted that close.
+ * Changing the current period means writing CVR (the counter holds 0 and
+ * loads RVR at its next clock). The write is placed just after the counter
+ * changes value, so its position in the grid is known: RVR is set so that
+ * the period still ends on a boundary. Under QEMU (one count is 40
+ * instructions) the write lands in the count it read, a few instructions
+ * late; on a core that clocks SysTick with itself (one count per cycle) the
+ * few cycles between the read and the write are lost. Either happens once
+ * per change of period, not per interrupt.
+ *
+ * The one stop: at the end of a tickless period the counter stands at 0
+ * until the idle thread (or the tick handler) restarts it, a few
+ * instructions, under one count under QEMU. Why stop there rather than
+ * reload one tick: QEMU 7.2 with -icount sleep=off wakes a WFI at the second
+ * expiry of a reloading timer, one period late (docs/measuring.md); a timer
+ * that stops wakes it on time. That is once per tickless period (a sleep,
+ * or one revolution of the timeout wheel), never per unrelated interrupt.
+ *
+ * A boundary less than MIN_COUNTS away is counted as passed: the counter
+ * cannot be reprogrammed that close to it.
  */
 #define SYST_MAX 0x00FFFFFFu
-#define MAX_IDLE_TICKS (SYST_MAX / TICK_COUNTS)
+#define MAX_IDLE_TICKS ((SYST_MAX / TICK_COUNTS) - 1u)
 #define MIN_COUNTS 8u
 
-/* SysTick is stopped: make it expire `counts` (2..SYST_MAX) counts from
- * now, then reload `then` (0: stop at the expiry). */
+/* SysTick is stopped or stands at 0: make it expire `counts` (2..SYST_MAX)
+ * counts from now, then reload `then` (0: stop at the expiry). */
 static void systick_restart(uint32_t counts, uint32_t then)
 {
+    /* Standing at 0 it counts nothing, but QEMU starts it again only on
+     * an enable. */
+    LM_SYST_CSR = SYST_STOP;
     LM_SYST_RVR = counts - 1u;
     LM_SYST_CVR = 0u;
     LM_SYST_CSR = SYST_RUN;
@@ -257,51 +433,155 @@ static lm_tick_t idle_ticks_clamped(void)
     return n > MAX_IDLE_TICKS ? MAX_IDLE_TICKS : n;
 }
 
-/* Returns the counts from the restart to the deadline, 0 if the periodic
- * tick was kept. */
-static uint32_t tickless_enter(void)
+static void announce(lm_tick_t n)
+{
+    if (n != 0u) {
+        lmk_tick_announce(n);
+    }
+}
+
+/* Lock held, port.stopping: the period has ended (the counter stands at 0,
+ * or its expiry is pending). */
+static bool tickless_period_over(void)
+{
+    return LM_SYST_CVR == 0u || (LM_SCB_ICSR & LM_SCB_ICSR_PENDSTSET) != 0u;
+}
+
+/* Lock held, port.stopping, the period over: restart the periodic tick from
+ * here (the time the counter stood at 0 is lost) and announce the period's
+ * boundaries not yet announced. */
+static void tickless_expired(void)
+{
+    LM_SCB_ICSR = LM_SCB_ICSR_PENDSTCLR;
+    port.tick_events++;
+    if (LM_SYST_RVR == 0u) {
+        systick_restart(TICK_COUNTS, TICK_COUNTS - 1u); /* it stood at 0 */
+    } /* else it went on with the periodic tick: nothing lost */
+    lm_tick_t n = port.period_ticks - port.announced;
+    port.period_ticks = 1u;
+    port.announced = 0u;
+    port.stopping = false;
+    announce(n);
+}
+
+/* Boundaries of the current period, its end included, still ahead of a
+ * counter value `cvr` (> 0). */
+static lm_tick_t boundaries_left(uint32_t cvr)
+{
+    return (cvr + TICK_COUNTS - 1u) / TICK_COUNTS;
+}
+
+/* Lock held, port.stopping, the period not over: announce the boundaries
+ * that passed since the last look. Returns whether there were any. */
+static bool tickless_catch_up(void)
+{
+    lm_tick_t passed = port.period_ticks - boundaries_left(LM_SYST_CVR);
+    lm_tick_t n = passed - port.announced;
+    port.announced = passed;
+    announce(n);
+    return n != 0u;
+}
+
+/*
+ * Lock held, the counter running, its current period not over: end the
+ * current period on the m-th boundary from now (m >= 1) instead, without
+ * stopping the counter; then stop (`stop`: a tickless wait) or reload one
+ * tick. Returns false, changing nothing, when the current period ends in
+ * less than 2 * MIN_COUNTS counts, or has just ended: let it be counted
+ * first.
+ */
+static bool tickless_retarget(lm_tick_t m, bool stop)
+{
+    uint32_t v0 = LM_SYST_CVR;
+    /* Read after v0: a period that ended just before v0 was read (and
+     * reloaded) has its expiry pending, which the tick handler or the
+     * caller must count first. */
+    if (v0 < 2u * MIN_COUNTS || (LM_SCB_ICSR & LM_SCB_ICSR_PENDSTSET) != 0u) {
+        return false;
+    }
+    uint32_t c = v0 - 1u; /* counts to the period's end, from the next clock */
+    lm_tick_t left = boundaries_left(c);
+    uint32_t r = c - (left - 1u) * TICK_COUNTS; /* to the next boundary: 1..TICK_COUNTS */
+    lm_tick_t passed = port.period_ticks - left;
+    lm_tick_t span = m;
+    if (r <= MIN_COUNTS) { /* too close: counted as passed */
+        passed++;
+        if (m == 1u) {
+            m = 2u;
+        }
+        span = m - 1u;
+    }
+    LM_SYST_RVR = r - 1u + (m - 1u) * TICK_COUNTS;
+    while (LM_SYST_CVR == v0) { /* the clock after which the counter holds c */
+    }
+    LM_SYST_CVR = 0u; /* it loads RVR at its next clock: the end lands on a boundary */
+    while (LM_SYST_CVR == 0u) {
+    }
+    LM_SYST_RVR = stop ? 0u : TICK_COUNTS - 1u;
+    lm_tick_t n = passed - port.announced;
+    port.period_ticks = span;
+    port.announced = 0u;
+    port.stopping = stop;
+    announce(n);
+    return true;
+}
+
+/* Lock held, before the wait: returns false if the idle thread must not
+ * wait now (ticks were announced, or one is due: the kernel decides again). */
+static bool tickless_enter(void)
 {
     lm_tick_t n = idle_ticks_clamped();
     if (n == 0u) {
-        return 0u; /* work is pending: the wait ends at once */
+        return false; /* work is pending: the wait ends at once */
     }
-    LM_SYST_CSR = SYST_STOP;
-    uint32_t left = LM_SYST_CVR; /* counts to the next tick boundary */
-    if (left < MIN_COUNTS || (LM_SCB_ICSR & LM_SCB_ICSR_PENDSTSET) != 0u) {
-        LM_SYST_CSR = SYST_RUN; /* a tick is due (about) now: let it come */
-        return 0u;
+    if (port.stopping) {
+        if (tickless_period_over()) {
+            tickless_expired();
+            return false;
+        }
+        if (tickless_catch_up()) {
+            return false;
+        }
+        if (boundaries_left(LM_SYST_CVR) == n) {
+            LM_SYST_RVR = 0u; /* the period already ends on that boundary */
+            return true;
+        }
+    } else if ((LM_SCB_ICSR & LM_SCB_ICSR_PENDSTSET) != 0u) {
+        return false; /* a tick is due: let it come */
     }
-    uint32_t span = left + (n - 1u) * TICK_COUNTS;
-    systick_restart(span, 0u);
-    return span;
+    return tickless_retarget(n, true);
 }
 
-static void tickless_exit(uint32_t span)
+/* Lock held, after the wait. */
+static void tickless_wake(void)
 {
-    lm_tick_t n = idle_ticks_clamped();
-    LM_SYST_CSR = SYST_STOP;
-    lm_tick_t ticks = n;
-    uint32_t next = TICK_COUNTS;
-    if ((LM_SCB_ICSR & LM_SCB_ICSR_PENDSTSET) != 0u) {
-        LM_SCB_ICSR = LM_SCB_ICSR_PENDSTCLR;
-        port.tick_events++;
+    if (tickless_period_over()) {
+        tickless_expired();
     } else {
-        uint32_t v = LM_SYST_CVR; /* counts to the deadline */
-        if (v == 0u) {
-            v = span; /* woken before the counter's first clock */
-        }
-        uint32_t ahead = (v + TICK_COUNTS - 1u) / TICK_COUNTS; /* boundaries left */
-        next = v - (ahead - 1u) * TICK_COUNTS;                 /* 1..TICK_COUNTS */
-        ticks = n - ahead;
-        if (next < MIN_COUNTS) {
-            ticks++;
-            next += TICK_COUNTS;
+        /* Awake, the counter need not stop at the period's end: should it
+         * end before the next wait, it goes on with the periodic tick and
+         * loses nothing. It stops only behind a wait. */
+        LM_SYST_RVR = TICK_COUNTS - 1u;
+        (void)tickless_catch_up();
+    }
+}
+
+/* PendSV, switching to a thread: it needs the periodic tick. Ticks this
+ * announces that ready a more urgent thread pend another switch. */
+static void tickless_leave(void)
+{
+    if (!port.stopping) {
+        return;
+    }
+    lm_irqstate_t s = lm_port_irq_lock();
+    if (!tickless_period_over() && !tickless_retarget(1u, false)) {
+        while (!tickless_period_over()) { /* under 2 * MIN_COUNTS counts */
         }
     }
-    systick_restart(next, TICK_COUNTS - 1u);
-    if (ticks != 0u) {
-        lmk_tick_announce(ticks);
+    if (port.stopping) {
+        tickless_expired();
     }
+    lm_port_irq_unlock(s);
 }
 #endif
 
@@ -309,10 +589,9 @@ void lm_port_idle(void)
 {
     /* Called with BASEPRI raised: the tick handler cannot run meanwhile. */
 #if LM_CFG_TICKLESS
-    uint32_t span = tickless_enter();
-    wait_for_interrupt();
-    if (span != 0u) {
-        tickless_exit(span);
+    if (tickless_enter()) {
+        wait_for_interrupt();
+        tickless_wake();
     }
 #else
     wait_for_interrupt();

@@ -553,8 +553,13 @@ static void port_reset(void)
 
 void lm_port_start(lm_thread_t *first)
 {
+    /* Entered with the kernel lock held (include/limen/port.h). It drops
+     * here, before the simulation runs, so nothing is delivered at this
+     * unmask; the first thread delivers what is pending before its entry
+     * function (thread_trampoline), with its stack in place: the point where
+     * Cortex-M takes them. */
+    lm_port_irq_unlock(0u);
     hp.running = true;
-    hp.masked = 0u;
     guard_install();
     guard_arm(first);
     fiber_switch(&hp.main_uc, &first->ctx.uc, first->stack, first->stack_size, false, NULL, 0);

@@ -205,5 +205,57 @@ LMT_CASE(thread_streams_are_given_back)
     LMT_EQ(in_use[2], in_use[1]);
 }
 
+/* ---- a run that stops with a newlib lock held ---- */
+
+static lm_sem_t never;
+static void *volatile block; /* volatile: the compiler may not drop the malloc */
+
+static void holder(void *arg)
+{
+    (void)arg;
+    __malloc_lock(_impure_ptr);
+    lmt_log("held");
+    (void)lm_sem_take(&never, LM_WAIT_FOREVER); /* the run stops meanwhile */
+}
+
+static void waiter(void *arg)
+{
+    (void)arg;
+    lmt_log("waits");
+    block = malloc(16); /* blocks on the malloc lock for good */
+    free(block);
+    lmt_log("never");
+}
+
+static void allocator(void *arg)
+{
+    (void)arg;
+    block = malloc(32);
+    LMT_CHECK(block != NULL);
+    free(block);
+    lmt_log("%s", lmt_me());
+}
+
+/* docs/porting.md, "newlib": each run of the kernel starts with its newlib
+ * locks free, however the earlier run ended (here: with the malloc lock
+ * held by one of its threads and wanted by another). */
+LMT_CASE(locks_are_free_after_a_restart)
+{
+    lmt_begin();
+    memset(&never, 0, sizeof never);
+    LMT_ST(lm_sem_create(&never, 0, 1), LM_OK);
+    lmt_spawn("A", 2, holder, NULL);
+    lmt_spawn("B", 3, waiter, NULL);
+    lmt_run();
+    lmt_expect("held waits");
+    for (unsigned again = 0; again < 2u; again++) {
+        lmt_begin();
+        lmt_spawn("C", 2, allocator, NULL);
+        lmt_spawn("D", 3, allocator, NULL);
+        lmt_run();
+        lmt_expect("C D");
+    }
+}
+
 LMT_MAIN(LMT_RUN(errno_is_per_thread), LMT_RUN(malloc_and_printf_under_time_slicing),
-         LMT_RUN(thread_streams_are_given_back))
+         LMT_RUN(thread_streams_are_given_back), LMT_RUN(locks_are_free_after_a_restart))

@@ -147,12 +147,40 @@ LMT_CASE(periodic_timer_keeps_its_period)
 
 static lm_sem_t irq_sem;
 
+/* The dual timer's second timer: unrelated interrupts (below). */
+#define DT2_BASE (DT_BASE + 0x20u)
+#define DT2_LOAD LM_REG32(DT2_BASE + 0x00u)
+#define DT2_CTRL LM_REG32(DT2_BASE + 0x08u)
+#define DT2_INTCLR LM_REG32(DT2_BASE + 0x0Cu)
+#define DT2_MIS LM_REG32(DT2_BASE + 0x14u)
+#define DT_MIS LM_REG32(DT_BASE + 0x14u)
+
+static volatile uint32_t noise_counts; /* 0: the noise is off */
+static volatile uint32_t noise_irqs;
+
+static void noise_next(void)
+{
+    DT2_CTRL = 0u;
+    DT2_LOAD = noise_counts;
+    DT2_CTRL = DT_CTRL_ONESHOT_32BIT_IRQ_EN;
+}
+
 void DUALTIMER_Handler(void);
 void DUALTIMER_Handler(void)
 {
-    DT_INTCLR = 1u;
-    DT_CTRL = 0u;
-    LMT_ST(lm_sem_give(&irq_sem), LM_OK);
+    if (DT2_MIS != 0u) {
+        DT2_INTCLR = 1u;
+        DT2_CTRL = 0u;
+        if (noise_counts != 0u) { /* one-shot, re-armed: wakes WFI on time */
+            noise_irqs++;
+            noise_next();
+        }
+    }
+    if (DT_MIS != 0u) {
+        DT_INTCLR = 1u;
+        DT_CTRL = 0u;
+        LMT_ST(lm_sem_give(&irq_sem), LM_OK);
+    }
 }
 
 static void dualtimer_fire_in(uint32_t counts)
@@ -223,5 +251,52 @@ LMT_CASE(early_wake_keeps_ticks_in_phase)
     lmt_expect("W123 W200 W333 S500");
 }
 
+/* ---- unrelated interrupts at a high rate during a long sleep ---- */
+
+static const uint32_t noise_hz[] = {500, 5000, 25000};
+#define LONG_SLEEP 1000u
+
+static void noisy_sleeper(void *arg)
+{
+    (void)arg;
+    for (unsigned i = 0; i < sizeof noise_hz / sizeof noise_hz[0]; i++) {
+        LMT_ST(lm_thread_sleep(1), LM_OK); /* start on a tick boundary */
+        noise_irqs = 0;
+        noise_counts = MPS2_SYSCLK_HZ / noise_hz[i];
+        noise_next();
+        lm_tick_t t0 = lm_tick_now();
+        uint32_t ts0 = stamp();
+        LMT_ST(lm_thread_sleep(LONG_SLEEP), LM_OK);
+        uint32_t dts = stamp() - ts0;
+        noise_counts = 0;
+        DT2_CTRL = 0u;
+        LMT_EQ(lm_tick_now() - t0, LONG_SLEEP);
+        int32_t drift = (int32_t)(dts - LONG_SLEEP * P);
+        printf("# %u Hz: %u interrupts in the sleep, it ended %ld counts (%ld.%03ld ticks) "
+               "after %u tick periods of the timestamp\n",
+               (unsigned)noise_hz[i], (unsigned)noise_irqs, (long)drift, (long)(drift / (int32_t)P),
+               (long)((drift % (int32_t)P) * 1000 / (int32_t)P), LONG_SLEEP);
+        /* The interrupts did come, about as often as asked. */
+        LMT_CHECK(noise_irqs * 10u >= noise_hz[i] * (LONG_SLEEP / LM_CFG_TICK_HZ) * 9u);
+        /* R8.2, against the free-running clock: the 1,000th boundary, no
+         * earlier and no later than the wake-up's own latency. */
+        LMT_CHECK(dts >= LONG_SLEEP * P && dts <= LONG_SLEEP * P + LATE);
+        lmt_log("%u", (unsigned)noise_hz[i]);
+    }
+}
+
+/* R8.2 with tickless idle: interrupts that end the idle wait without
+ * readying a thread cost the tick count nothing, at any rate. */
+LMT_CASE(unrelated_interrupts_keep_ticks_exact)
+{
+    lmt_begin();
+    noise_counts = 0;
+    lm_nvic_set_priority(IRQ_DUALTIMER, 0x80u);
+    lm_nvic_enable(IRQ_DUALTIMER);
+    lmt_spawn("N", 1, noisy_sleeper, NULL);
+    lmt_run();
+    lmt_expect("500 5000 25000");
+}
+
 LMT_MAIN(LMT_RUN(sleeps_wake_on_their_tick), LMT_RUN(periodic_timer_keeps_its_period),
-         LMT_RUN(early_wake_keeps_ticks_in_phase))
+         LMT_RUN(early_wake_keeps_ticks_in_phase), LMT_RUN(unrelated_interrupts_keep_ticks_exact))

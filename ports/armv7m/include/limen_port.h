@@ -61,14 +61,38 @@ typedef uint32_t lm_irqstate_t;
 #endif
 
 /* Cortex-M7 r0p1 erratum 837070 (docs/porting.md): masking with PRIMASK
- * around the BASEPRI raise. On by default where the board says the core is a
- * Cortex-M7 (LM_PORT_CORTEX_M7); define it to 0 for r1p0 and later parts. */
+ * around the BASEPRI raise.
+ *   0  never (not a Cortex-M7, or r1p0 and later known at build time);
+ *   1  always (the core is known to be r0p1: LM_PORT_CORTEX_M7_R0P1);
+ *   2  as the core's CPUID says at run time (the default where the board
+ *      says the core is a Cortex-M7, LM_PORT_CORTEX_M7): every lock then
+ *      loads a flag and branches on it, 3 instructions more than 0, and on
+ *      an r0p1 core pays the workaround's 3 instructions as well.
+ * Until the port has read CPUID (a constructor, before main) the flag says
+ * "apply it", so no lock goes without. */
 #ifndef LM_PORT_ERRATUM_837070
-#if defined(LM_PORT_CORTEX_M7) || defined(LM_PORT_CORTEX_M7_R0P1)
+#if defined(LM_PORT_CORTEX_M7_R0P1)
 #define LM_PORT_ERRATUM_837070 1
+#elif defined(LM_PORT_CORTEX_M7)
+#define LM_PORT_ERRATUM_837070 2
 #else
 #define LM_PORT_ERRATUM_837070 0
 #endif
+#endif
+#if LM_PORT_ERRATUM_837070 < 0 || LM_PORT_ERRATUM_837070 > 2
+#error "LM_PORT_ERRATUM_837070 must be 0, 1 or 2"
+#endif
+
+/* Interrupt priority checks (docs/porting.md, "Interrupt priorities"): a
+ * kernel call from a handler the kernel lock does not mask, and, at
+ * lm_kernel_start(), a priority grouping (AIRCR.PRIGROUP) under which
+ * LM_PORT_BASEPRI would mask more than it says, end in
+ * lm_fatal(LM_FATAL_PORT). On by default where the kernel's own asserts are
+ * (LM_CFG_ASSERT). Cost: a lock in a thread reads IPSR and branches (2
+ * instructions); in PendSV and SysTick 2 more; in any other handler it also
+ * calls the check (docs/porting.md gives the measured figures). */
+#ifndef LM_PORT_CHECK_PRIORITY
+#define LM_PORT_CHECK_PRIORITY LM_CFG_ASSERT
 #endif
 
 /* The four calls on every kernel path are inline here (LM_PORT_INLINE tells
@@ -76,15 +100,12 @@ typedef uint32_t lm_irqstate_t;
  * three instructions, and a call would cost as much again. */
 #define LM_PORT_INLINE 1
 
-static inline lm_irqstate_t lm_port_irq_lock(void)
+/* Cortex-M7 r0p1 erratum 837070: the raise may not take effect at the next
+ * instruction, so an interrupt the new BASEPRI masks could still be taken
+ * just after it. PRIMASK closes that window; it is restored rather than
+ * cleared, so a caller that had PRIMASK set keeps it. */
+static inline void lm_armv7m_basepri_raise_837070(void)
 {
-    uint32_t old;
-    __asm volatile("mrs %0, basepri" : "=r"(old));
-#if LM_PORT_ERRATUM_837070
-    /* Cortex-M7 r0p1 erratum 837070: the raise may not take effect at the
-     * next instruction, so an interrupt the new BASEPRI masks could still be
-     * taken just after it. PRIMASK closes that window; it is restored rather
-     * than cleared, so a caller that had PRIMASK set keeps it. */
     uint32_t primask;
     __asm volatile("mrs %0, primask\n"
                    "cpsid i\n"
@@ -93,8 +114,36 @@ static inline lm_irqstate_t lm_port_irq_lock(void)
                    : "=&r"(primask)
                    : "r"(LM_PORT_BASEPRI)
                    : "memory");
-#else
+}
+
+static inline void lm_armv7m_basepri_raise(void)
+{
     __asm volatile("msr basepri_max, %0" ::"r"(LM_PORT_BASEPRI) : "memory");
+}
+
+static inline lm_irqstate_t lm_port_irq_lock(void)
+{
+    uint32_t old;
+    __asm volatile("mrs %0, basepri" : "=r"(old));
+#if LM_PORT_ERRATUM_837070 == 1
+    lm_armv7m_basepri_raise_837070();
+#elif LM_PORT_ERRATUM_837070 == 2
+    if (lm_armv7m_erratum_837070) {
+        lm_armv7m_basepri_raise_837070();
+    } else {
+        lm_armv7m_basepri_raise();
+    }
+#else
+    lm_armv7m_basepri_raise();
+#endif
+#if LM_PORT_CHECK_PRIORITY
+    uint32_t ipsr;
+    __asm volatile("mrs %0, ipsr" : "=r"(ipsr));
+    /* Not in a thread, nor in PendSV or SysTick (14, 15), whose priorities
+     * the port sets itself from constants checked at compile time. */
+    if (ipsr != 0u && ipsr - 14u > 1u) {
+        lm_armv7m_check_caller_priority(ipsr);
+    }
 #endif
     return old;
 }

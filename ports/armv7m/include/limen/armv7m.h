@@ -18,6 +18,11 @@
 #define LM_SCB_ICSR_PENDSTCLR (1u << 25)
 #define LM_SCB_VTOR LM_REG32(0xE000ED08u)
 #define LM_SCB_AIRCR LM_REG32(0xE000ED0Cu)
+#define LM_SCB_CPUID LM_REG32(0xE000ED00u)
+#define LM_SCB_AIRCR_PRIGROUP(v) (((v) >> 8) & 7u)
+#define LM_SCB_AIRCR_VECTKEY (0x05FAu << 16)
+/* The priority byte of system exception n (4..15): SHPR1-SHPR3. */
+#define LM_SCB_SHPR_BYTE(n) (*(volatile uint8_t *)(uintptr_t)(0xE000ED18u + (n) - 4u))
 #define LM_SCB_SHPR2 LM_REG32(0xE000ED1Cu) /* SVCall priority in [31:24] */
 #define LM_SCB_SHPR3 LM_REG32(0xE000ED20u) /* SysTick [31:24], PendSV [23:16] */
 #define LM_SCB_CFSR LM_REG32(0xE000ED28u)
@@ -98,6 +103,16 @@ const lm_armv7m_fault_t *lm_armv7m_last_fault(void);
 uint32_t lm_armv7m_tick_interrupts(void);
 /* True from the first context switch until lm_port_stop(): threads run. */
 bool lm_armv7m_threads_running(void);
+/* Called by lm_port_irq_lock() in a handler (LM_PORT_CHECK_PRIORITY):
+ * lm_fatal(LM_FATAL_PORT) if the running exception, number `exception`
+ * (IPSR), has a priority the kernel lock does not mask. */
+void lm_armv7m_check_caller_priority(uint32_t exception);
+/* Whether a core with this CPUID value has erratum 837070 (Cortex-M7 r0p1). */
+bool lm_armv7m_cpuid_has_837070(uint32_t cpuid);
+/* With LM_PORT_ERRATUM_837070 2: whether the locks apply the workaround
+ * (true until the port has read CPUID, then what CPUID says). */
+extern bool lm_armv7m_erratum_837070;
+
 /* LM_CFG_NEWLIB: how often a thread found a newlib lock held by another
  * thread and had to wait for it. */
 uint32_t lm_armv7m_newlib_contended(void);
