@@ -106,7 +106,13 @@ __attribute__((constructor)) static void detect_core_at_reset(void)
 
 void lm_armv7m_check_caller_priority(uint32_t exception)
 {
-    uint32_t prio = 0u; /* NMI, HardFault: above every configurable priority */
+    if (exception >= 3u && exception <= 6u) {
+        /* A fault handler (HardFault, MemManage, BusFault, UsageFault) on
+         * its way to lm_fatal: the system is stopping, and the fatal hook
+         * may still read kernel state (fault.c). */
+        return;
+    }
+    uint32_t prio = 0u; /* NMI: above every configurable priority */
     if (exception >= 16u) {
         prio = LM_NVIC_IPR_BYTE(exception - 16u);
     } else if (exception >= 4u) {
