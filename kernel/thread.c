@@ -105,13 +105,15 @@ lm_status_t lm_thread_start(lm_thread_t *t)
     t->suspended = 0u;
     t->wait_kind = LMK_WAIT_NONE;
     t->state = LM_THREAD_READY;
-    lmk_list_init(&t->held);
+    /* t->held: empty since t ended, or still being released (R5.6) by the
+     * switch handler, which runs before t can. */
     lmk_ready_insert_locked(t);
     lm_port_irq_unlock(s);
     return LM_OK;
 }
 
-/* End t wherever it is. Lock: held. Cost: O(mutexes owned x chain depth). */
+/* End t wherever it is. Lock: held. Cost: O(1); the release of a second
+ * mutex and more, and chains, go on in the switch handler (mutex.c). */
 static void thread_end_locked(lm_thread_t *t)
 {
     switch (t->state) {
@@ -133,7 +135,7 @@ static void thread_end_locked(lm_thread_t *t)
     t->state = LM_THREAD_TERMINATED;
     t->suspended = 0u;
 #if LM_CFG_MUTEX
-    lmk_mutex_release_all_locked(t); /* R5.6 */
+    lmk_mutex_release_begin_locked(t); /* R5.6 */
 #endif
 }
 

@@ -131,8 +131,10 @@ void lmk_tick_announce(lm_tick_t n)
     if (cur->time_slice != 0u && cur->state == LM_THREAD_READY) {
         if (cur->slice_left > n) {
             cur->slice_left -= n;
-        } else if (lmk.sched_lock != 0u) {
-            cur->slice_left = 1u; /* R6.3: expires at the first tick after unlock */
+        } else if (lmk_sched_held()) {
+            /* R6.3: expires at the first tick after unlock; so after an
+             * R5.7 walk (mutex.c), which keeps cur at the head of its ring. */
+            cur->slice_left = 1u;
         } else {
             cur->slice_left = cur->time_slice;
             lmk_ready_remove_locked(cur);

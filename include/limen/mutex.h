@@ -15,6 +15,7 @@ typedef struct lm_mutex {
     struct lm_prioq waiters;
     struct lm_dnode held_link;  /* in the owner's list of held mutexes */
     lm_thread_t *owner;
+    uint16_t key;               /* priority it counts at in owner->pi_count */
     uint16_t depth;             /* recursion depth; 0 = free */
     uint8_t options;
     uint8_t abandoned;          /* previous owner ended while holding it */

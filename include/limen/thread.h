@@ -69,6 +69,16 @@ typedef struct lm_thread {
     lm_tick_t time_slice;
     lm_tick_t slice_left;
     struct lm_dnode held;       /* mutexes owned (sentinel) */
+#if LM_CFG_MUTEX
+    /* What the thread inherits (R5.2), in O(1): pi_count[p] inheriting
+     * mutexes it owns have their most urgent waiter at p, and pi_set holds
+     * the p whose count is not zero (kernel/mutex.c). */
+    struct lm_prio_set pi_set;
+    uint16_t pi_count[LM_CFG_PRIORITIES];
+    struct lm_thread *pi_next;  /* in the kernel's list of deferred links */
+    uint8_t pi_queued;          /* on that list */
+    uint8_t releasing;          /* ended; its mutexes are being released */
+#endif
     lm_thread_entry_t entry;
     void *arg;
     void *stack;
