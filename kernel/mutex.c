@@ -79,16 +79,17 @@ static void pi_count_remove(lm_thread_t *o, unsigned p)
  * Lock: held. Cost: O(1). */
 static bool mutex_rekey_locked(lm_mutex_t *m)
 {
+    lm_thread_t *o = m->owner;
+    if (o == NULL) {
+        return false; /* no key: mutex_release_locked cleared it */
+    }
     unsigned key = LMK_PRIO_NONE;
-    if ((m->options & LM_MUTEX_INHERIT) != 0u && m->owner != NULL) {
+    if ((m->options & LM_MUTEX_INHERIT) != 0u) {
         key = lmk_prioq_best_prio(&m->waiters);
     }
     if (key == m->key) {
         return false;
     }
-    /* A key is set only while m has an owner, and cleared when it loses it
-     * (mutex_release_locked): here the owner is not NULL. */
-    lm_thread_t *o = m->owner;
     if (m->key != LMK_PRIO_NONE) {
         pi_count_remove(o, m->key);
     }
@@ -171,13 +172,12 @@ static void mutex_acquire_locked(lm_mutex_t *m, lm_thread_t *t)
     lmk.chain_gen++;
 }
 
-/* m's owner loses it; the caller recomputes the old owner. Lock: held.
- * Cost: O(1). */
-static void mutex_release_locked(lm_mutex_t *m)
+/* m's owner o loses it; the caller recomputes o. Lock: held. Cost: O(1). */
+static void mutex_release_locked(lm_mutex_t *m, lm_thread_t *o)
 {
     lmk_list_remove(&m->held_link);
     if (m->key != LMK_PRIO_NONE) {
-        pi_count_remove(m->owner, m->key);
+        pi_count_remove(o, m->key);
         m->key = LMK_PRIO_NONE;
     }
     m->owner = NULL;
@@ -349,7 +349,7 @@ lm_status_t lm_mutex_unlock(lm_mutex_t *m)
         return LM_ERR_NOT_OWNER;
     }
     if (--m->depth == 0u) {
-        mutex_release_locked(m);
+        mutex_release_locked(m, cur);
         lmk_prio_update_locked(cur); /* R5.4: drop what m lent us */
         mutex_hand_over_locked(m, LM_OK);
     }
@@ -365,7 +365,7 @@ static void mutex_release_next_locked(lm_thread_t *t)
 {
     if (!lmk_list_empty(&t->held)) {
         lm_mutex_t *m = LMK_CONTAINER_OF(t->held.next, lm_mutex_t, held_link);
-        mutex_release_locked(m);
+        mutex_release_locked(m, t);
         if (lmk_prioq_empty(&m->waiters)) {
             m->abandoned = 1u; /* the next lock says so (R5.6) */
         } else {
@@ -424,7 +424,7 @@ lm_status_t lm_mutex_delete(lm_mutex_t *m)
 #endif
     lm_thread_t *owner = m->owner;
     if (owner != NULL) {
-        mutex_release_locked(m);
+        mutex_release_locked(m, owner);
         lmk_prio_update_locked(owner);
     }
     lm_port_irq_unlock(s);
