@@ -99,7 +99,9 @@ typedef struct lm_thread {
 void lm_thread_attr_init(lm_thread_attr_t *attr);
 
 /* Initialise t from attr; the thread stays INACTIVE until lm_thread_start().
- * Context: thread or before lm_kernel_start(). Cost: O(1).
+ * Context: thread or before lm_kernel_start(). Cost: O(LM_CFG_PRIORITIES)
+ * with LM_CFG_MUTEX (its inheritance counts are cleared), else O(1); the
+ * kernel lock is not taken.
  * @retval LM_OK
  * @retval LM_ERR_PARAM  t, attr, entry or stack NULL; stack misaligned or
  *                       smaller than LM_PORT_MIN_STACK
