@@ -842,7 +842,7 @@ static void chain_check_result(enum chain_op which, unsigned depth)
 }
 
 /*
- * Issue 10, defect 6; R9.4, R9.6: the longest masked stretch of a timeout
+ * R9.4, R9.6: the longest masked stretch of a timeout
  * of the waiter at the end of a chain, a lock that extends a chain, an
  * unlock, a terminate of an owner, a set_priority and a wait_abort of the
  * waiter is the same for chains of depth 0..16 with 1..8 mutexes per
