@@ -97,21 +97,17 @@ lm_thread_t *lmk_switch_select(void)
 {
 #if LM_CFG_MUTEX
     /* Inheritance chains and releases the calls left to this handler (R5.3,
-     * R5.6) come first, as if the calls had made them, then the timeouts,
-     * then what those left: no thread runs before all are done. A handler
-     * that queues more between the last step and the decision below pends
-     * this handler again, which runs before any thread does. */
+     * R5.6, R9.6) come first, as if the calls had made them; the expiry
+     * steps do the same for what they and handlers queue (timeout.c). No
+     * thread runs before all are done: a handler that queues more between
+     * the last step and the decision below pends this handler again, which
+     * runs before any thread does. */
     if (lmk_pi_work_pending()) {
         lmk_pi_process();
     }
 #endif
     if (lmk_timeout_work_pending()) {
         lmk_timeout_process();
-#if LM_CFG_MUTEX
-        if (lmk_pi_work_pending()) {
-            lmk_pi_process();
-        }
-#endif
     }
     lm_irqstate_t s = lm_port_irq_lock();
     lm_thread_t *cur = lmk.current;

@@ -220,10 +220,18 @@ static bool timeout_step(lm_irqstate_t s)
 }
 
 /* Context: switch handler (interrupt context, lowest priority).
- * Lock: not held; one masked step at a time. */
+ * Lock: not held; one masked step at a time. An expiry of a mutex waiter
+ * may leave the rest of an inheritance chain to do, and a handler between
+ * two steps may leave a chain or an ended thread's mutexes: that work goes
+ * before the next expiry (R9.6), as it would have had it been one step. */
 void lmk_timeout_process(void)
 {
     while (timeout_step(lm_port_irq_lock())) {
+#if LM_CFG_MUTEX
+        if (lmk_pi_work_pending()) {
+            lmk_pi_process();
+        }
+#endif
     }
 }
 

@@ -1715,6 +1715,56 @@ LMT_CASE(release_two_threads_queue)
     lmt_expect("I:A,X,X D:A,B,C A:ABANDONED B:ABANDONED E:ABANDONED C:ABANDONED");
 }
 
+static lm_timer_t rl_tm;
+
+static void rl_tm_end_x(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_thread_terminate(rl_x), LM_OK); /* ma now, mb in a later step */
+}
+
+static void rl_x2(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_mutex_lock(&ma, LM_WAIT_FOREVER), LM_OK);
+    LMT_ST(lm_mutex_lock(&mb, LM_WAIT_FOREVER), LM_OK);
+    LMT_ST(lm_sem_take(&lc_hold, LM_WAIT_FOREVER), LM_OK);
+}
+
+static void rl_a_timed(void *arg)
+{
+    (void)arg;
+    lm_status_t st = lm_mutex_lock(&mb, 3);
+    lmt_log("A:%s@%u", lmt_sn(st), (unsigned)lm_tick_now());
+}
+
+static void rl_timed_driver(void *arg)
+{
+    lm_thread_t *a = arg;
+    LMT_ST(lm_thread_sleep(1), LM_OK); /* X locks ma and mb */
+    memset(&rl_tm, 0, sizeof rl_tm);
+    LMT_ST(lm_timer_create(&rl_tm, rl_tm_end_x, NULL), LM_OK);
+    LMT_ST(lm_timer_start(&rl_tm, 3, 0), LM_OK); /* due with A's timeout, armed first */
+    LMT_ST(lm_thread_start(a), LM_OK);
+}
+
+/* R5.6, R8.1, R9.4, R9.6: a timer callback ends X on the tick A's lock of
+ * mb times out, before A's expiry (R8.5: armed first). X's release of mb,
+ * left to a later step, comes before the next expiry: A gets mb, abandoned,
+ * as it would have had the whole release been one step. */
+LMT_CASE(release_before_next_expiry)
+{
+    lmt_begin();
+    mk(&ma, LM_MUTEX_INHERIT);
+    mk(&mb, LM_MUTEX_INHERIT);
+    lc_sems();
+    rl_x = lmt_spawn("X", 10, rl_x2, NULL);
+    lm_thread_t *a = lmt_spawn_ex("A", 12, LM_THRESHOLD_NONE, 0, rl_a_timed, NULL, false);
+    lmt_spawn("D", 1, rl_timed_driver, a);
+    lmt_run();
+    lmt_expect("A:ABANDONED@4");
+}
+
 #define LMT_HOSTED_CASES , LMT_RUN(isr_lock_unlock_refused), LMT_RUN(lock_from_idle_hook_refused), \
     LMT_RUN(chain_links_propagate_stepwise), LMT_RUN(chain_waiter_leaves_between_steps), \
     LMT_RUN(chain_cut_between_steps), LMT_RUN(chain_timeout_lowers_stepwise), \
@@ -1723,7 +1773,7 @@ LMT_CASE(release_two_threads_queue)
     LMT_RUN(walk_holds_other_threads), LMT_RUN(walk_finds_long_cycle), \
     LMT_RUN(release_stepwise_in_order), LMT_RUN(release_meets_delete), \
     LMT_RUN(release_restarted_and_ended_again), LMT_RUN(release_restarted_runs_after), \
-    LMT_RUN(release_two_threads_queue)
+    LMT_RUN(release_two_threads_queue), LMT_RUN(release_before_next_expiry)
 #else
 #define LMT_HOSTED_CASES
 #endif

@@ -626,8 +626,8 @@ uint32_t md_next_deadline(const struct md *m)
 int md_settle(struct md *m)
 {
     for (;;) {
-        /* R5.6: an ended thread's other mutexes go before the timeouts and
-         * the decision of the switch handler that follows its end. */
+        /* R5.6, R9.6: an ended thread's other mutexes go before the next
+         * due timeout and the decision of the switch handler. */
         while (m->nrelq > 0) {
             md_release_step(m);
         }
