@@ -95,6 +95,17 @@ void lmk_thread_move_prio_locked(lm_thread_t *t, unsigned prio)
  */
 lm_thread_t *lmk_switch_select(void)
 {
+#if LM_CFG_MUTEX
+    /* Inheritance chains and releases the calls left to this handler (R5.3,
+     * R5.6, R9.6) come first, as if the calls had made them; the expiry
+     * steps do the same for what they and handlers queue (timeout.c). No
+     * thread runs before all are done: a handler that queues more between
+     * the last step and the decision below pends this handler again, which
+     * runs before any thread does. */
+    if (lmk_pi_work_pending()) {
+        lmk_pi_process();
+    }
+#endif
     if (lmk_timeout_work_pending()) {
         lmk_timeout_process();
     }
@@ -104,7 +115,7 @@ lm_thread_t *lmk_switch_select(void)
     bool cur_ready = (cur->state == LM_THREAD_READY);
     bool yielded = (cur->yielded != 0u);
 
-    if (!cur_ready || lmk.sched_lock == 0u) {
+    if (!cur_ready || !lmk_sched_held()) {
         next = lmk_ready_best();
         /* R3.1: a running thread keeps the CPU against anything not more
          * urgent than its preemption-threshold, unless it gave it up. */
@@ -140,6 +151,9 @@ lm_thread_t *lmk_switch_select(void)
         if (lmk.switch_hook != NULL) {
             lmk.switch_hook(cur, next);
         }
+#endif
+#if LM_CFG_MUTEX
+        lmk.walker = NULL; /* a walk cur was making starts again (mutex.c) */
 #endif
         lmk.current = next;
     }

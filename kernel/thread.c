@@ -1,4 +1,5 @@
 /* Threads: life cycle, suspension, sleep, relinquish, priorities. */
+#include <stddef.h>
 #include <string.h>
 #include "lmk.h"
 
@@ -74,7 +75,13 @@ lm_status_t lm_thread_create(lm_thread_t *t, const lm_thread_attr_t *attr)
         return LM_ERR_STATE;
     }
 #endif
+#if LM_CFG_MUTEX
+    /* All but the inheritance counts (the last field, thread.h): the
+     * masked clearing stays the same size whatever LM_CFG_PRIORITIES. */
+    memset(t, 0, offsetof(lm_thread_t, pi_count));
+#else
     memset(t, 0, sizeof *t);
+#endif
     t->base_prio = attr->priority;
     t->prio = attr->priority;
     t->threshold = (attr->threshold == LM_THRESHOLD_NONE) ? attr->priority : attr->threshold;
@@ -142,13 +149,15 @@ lm_status_t lm_thread_start(lm_thread_t *t)
     t->suspended = 0u;
     t->wait_kind = LMK_WAIT_NONE;
     t->state = LM_THREAD_READY;
-    lmk_list_init(&t->held);
+    /* t->held: empty since t ended, or still being released (R5.6) by the
+     * switch handler, which runs before t can. */
     lmk_ready_insert_locked(t);
     lm_port_irq_unlock(s);
     return LM_OK;
 }
 
-/* End t wherever it is. Lock: held. Cost: O(mutexes owned x chain depth). */
+/* End t wherever it is. Lock: held. Cost: O(1); the release of a second
+ * mutex and more, and chains, go on in the switch handler (mutex.c). */
 static void thread_end_locked(lm_thread_t *t)
 {
     switch (t->state) {
@@ -170,7 +179,7 @@ static void thread_end_locked(lm_thread_t *t)
     t->state = LM_THREAD_TERMINATED;
     t->suspended = 0u;
 #if LM_CFG_MUTEX
-    lmk_mutex_release_all_locked(t); /* R5.6 */
+    lmk_mutex_release_begin_locked(t); /* R5.6 */
 #endif
 }
 

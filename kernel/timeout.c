@@ -131,8 +131,10 @@ void lmk_tick_announce(lm_tick_t n)
     if (cur->time_slice != 0u && cur->state == LM_THREAD_READY) {
         if (cur->slice_left > n) {
             cur->slice_left -= n;
-        } else if (lmk.sched_lock != 0u) {
-            cur->slice_left = 1u; /* R6.3: expires at the first tick after unlock */
+        } else if (lmk_sched_held()) {
+            /* R6.3: expires at the first tick after unlock; so after an
+             * R5.7 walk (mutex.c), which keeps cur at the head of its ring. */
+            cur->slice_left = 1u;
         } else {
             cur->slice_left = cur->time_slice;
             lmk_ready_remove_locked(cur);
@@ -218,10 +220,18 @@ static bool timeout_step(lm_irqstate_t s)
 }
 
 /* Context: switch handler (interrupt context, lowest priority).
- * Lock: not held; one masked step at a time. */
+ * Lock: not held; one masked step at a time. An expiry of a mutex waiter
+ * may leave the rest of an inheritance chain to do, and a handler between
+ * two steps may leave a chain or an ended thread's mutexes: that work goes
+ * before the next expiry (R9.6), as it would have had it been one step. */
 void lmk_timeout_process(void)
 {
     while (timeout_step(lm_port_irq_lock())) {
+#if LM_CFG_MUTEX
+        if (lmk_pi_work_pending()) {
+            lmk_pi_process();
+        }
+#endif
     }
 }
 

@@ -54,7 +54,7 @@ void lmk_wait_finish_locked(lm_thread_t *t, lm_status_t status)
 }
 
 /* Unlink t from whatever it waits on, without waking it.
- * Context: any. Lock: held. Cost: O(1), or O(chain depth) for a mutex. */
+ * Context: any. Lock: held. Cost: O(1), a mutex's chain included (mutex.c). */
 void lmk_wait_unlink_locked(lm_thread_t *t)
 {
     switch (t->wait_kind) {
@@ -82,7 +82,7 @@ void lmk_wait_unlink_locked(lm_thread_t *t)
     lmk_timeout_cancel_locked(&t->timeout);
 }
 
-/* Context: any. Lock: held. Cost: O(1), or O(chain depth) for a mutex. */
+/* Context: any. Lock: held. Cost: O(1). */
 void lmk_wait_end_locked(lm_thread_t *t, lm_status_t status)
 {
     lmk_wait_unlink_locked(t);
@@ -102,7 +102,7 @@ lm_thread_t *lmk_wake_first_locked(struct lm_prioq *wq, lm_status_t status)
 }
 
 /* Context: thread or isr. Lock: NOT held; taken once per waiter.
- * Cost: O(1) per masked step (O(chain depth) for a mutex), O(waiters) total.
+ * Cost: O(1) per masked step, O(waiters) total.
  * Between steps, interrupts see some waiters woken and some not (R9.1); no
  * other thread runs until the last step (lmk_walk_begin_locked). */
 void lmk_delete_wake_all(struct lm_prioq *wq, uint32_t *magic)

@@ -72,9 +72,6 @@ static void print_stats(const char *what, const lm_hosted_mask_stats_t *m)
 
 /* ---- sanity: the counter counts kernel blocks, and only while masked ---- */
 
-#define SAN_MUTEXES 8u
-static lm_mutex_t san_m[SAN_MUTEXES + 1u];
-static uint64_t san_unlock_blocks[SAN_MUTEXES + 1u];
 static uint64_t san_empty_stretch, san_give_a, san_give_b, san_give_c;
 
 static void sanity_thread(void *arg)
@@ -114,29 +111,10 @@ static void sanity_thread(void *arg)
     LMT_EQ(m.total_blocks, 0);
     LMT_ST(lm_sem_give(&s), LM_OK);
     san_give_c = mask_stats().last_blocks;
-
-    /* Unlocking one mutex recomputes the owner's priority over every
-     * mutex it still holds (limen/mutex.h: O(mutexes still held)), under
-     * the lock: holding more makes the stretch longer. */
-    for (unsigned k = 1; k <= SAN_MUTEXES; k++) {
-        for (unsigned i = 0; i < k; i++) {
-            memset(&san_m[i], 0, sizeof san_m[i]);
-            LMT_ST(lm_mutex_create(&san_m[i], LM_MUTEX_INHERIT), LM_OK);
-            LMT_ST(lm_mutex_lock(&san_m[i], LM_WAIT_FOREVER), LM_OK);
-        }
-        lm_hosted_mask_stats_reset();
-        LMT_ST(lm_mutex_unlock(&san_m[k - 1u]), LM_OK);
-        m = mask_stats();
-        LMT_EQ(m.stretches, 1);
-        san_unlock_blocks[k] = m.last_blocks;
-        for (unsigned i = 0; i + 1u < k; i++) {
-            LMT_ST(lm_mutex_unlock(&san_m[i]), LM_OK);
-        }
-    }
 }
 
-/* The instrumentation sees kernel basic blocks executed while masked, and
- * more of them for an operation that does more work under the lock. */
+/* The instrumentation sees kernel basic blocks executed while masked (and
+ * more of them for more work under the lock: walk_counts_follow_links). */
 LMT_CASE(instrumentation_counts_masked_kernel_blocks)
 {
     lmt_begin();
@@ -146,21 +124,10 @@ LMT_CASE(instrumentation_counts_masked_kernel_blocks)
            (unsigned long)san_empty_stretch);
     printf("  sem give, no waiter: %lu, again: %lu blocks\n", (unsigned long)san_give_a,
            (unsigned long)san_give_b);
-    for (unsigned k = 1; k <= SAN_MUTEXES; k++) {
-        printf("  mutex unlock holding %u inheriting mutexes: %lu blocks\n", k,
-               (unsigned long)san_unlock_blocks[k]);
-    }
     LMT_EQ(san_empty_stretch, 0);
     LMT_CHECK(san_give_a > 0u);
     LMT_EQ(san_give_a, san_give_b);
     LMT_EQ(san_give_c, san_give_a);
-    /* Strictly longer with more held mutexes, by the same number of blocks
-     * per mutex: the count follows the loop iteration by iteration. */
-    uint64_t step = san_unlock_blocks[2] - san_unlock_blocks[1];
-    LMT_CHECK(san_unlock_blocks[2] > san_unlock_blocks[1]);
-    for (unsigned k = 2; k <= SAN_MUTEXES; k++) {
-        LMT_EQ(san_unlock_blocks[k] - san_unlock_blocks[k - 1u], step);
-    }
 }
 
 /* ---- seed 003: semaphore take and give with 0..52 waiters ---- */
@@ -672,6 +639,292 @@ LMT_CASE(many_waiter_ops_cost_independent_of_waiters)
     }
 }
 
+/* ---- R5.2-R5.7, R9.6: inheritance chains of depth 0..16, 1..8 mutexes per owner ---- */
+
+/*
+ * A chain of depth d: owners O_0..O_d, O_i (i > 0) blocked on A_{i-1},
+ * which O_{i-1} owns; O_0 blocked on a semaphore; each O_i owns A_i and
+ * k - 1 more inheriting mutexes nobody waits on. W, more urgent than every
+ * owner, waits on A_d, so all of them run at W's priority (R5.3). D, most
+ * urgent, drives; P, least urgent and always ready, runs only when every
+ * other thread is blocked and then ends the measured window.
+ */
+#define CH_DEPTH_MAX 16u
+#define CH_K_MAX 8u
+#define CH_W_PRIO 3u
+#define CH_W_TIMEOUT 40u
+enum chain_op { CH_TIMEOUT, CH_LOCK, CH_UNLOCK, CH_TERMINATE, CH_SET_PRIORITY, CH_ABORT, CH_OPS };
+static const char *const ch_names[] = {"timeout of W", "lock by W", "unlock by O_0",
+                                       "terminate O_d", "set_priority of W", "wait_abort of W"};
+
+static lm_mutex_t ch_a[CH_DEPTH_MAX + 1u];
+static lm_mutex_t ch_x[CH_DEPTH_MAX + 1u][CH_K_MAX];
+static lm_thread_t *ch_o[CH_DEPTH_MAX + 1u];
+static lm_thread_t *ch_w;
+static lm_sem_t ch_w_go, ch_o0_go, ch_end, ch_done;
+static unsigned ch_depth, ch_k;
+static unsigned ch_inherit = LM_MUTEX_INHERIT;
+static enum chain_op ch_op;
+static volatile bool ch_p_wake, ch_measuring;
+static lm_tick_t ch_w_deadline;
+static lm_status_t ch_w_status;
+static lm_hosted_mask_stats_t ch_ms;
+static unsigned ch_prio_seen[CH_DEPTH_MAX + 1u];
+
+static void ch_owner(void *arg)
+{
+    unsigned i = (unsigned)(uintptr_t)arg;
+    LMT_ST(lm_mutex_lock(&ch_a[i], LM_WAIT_FOREVER), LM_OK);
+    for (unsigned j = 1; j < ch_k; j++) {
+        LMT_ST(lm_mutex_lock(&ch_x[i][j], LM_WAIT_FOREVER), LM_OK);
+    }
+    if (i == 0u) {
+        LMT_ST(lm_sem_take(&ch_o0_go, LM_WAIT_FOREVER), LM_OK);
+        LMT_ST(lm_mutex_unlock(&ch_a[0]), LM_OK); /* only CH_UNLOCK gives the go */
+        (void)lm_sem_take(&ch_end, LM_WAIT_FOREVER);
+    } else {
+        (void)lm_mutex_lock(&ch_a[i - 1u], LM_WAIT_FOREVER);
+        (void)lm_sem_take(&ch_end, LM_WAIT_FOREVER);
+    }
+}
+
+static void ch_waiter(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_sem_take(&ch_w_go, LM_WAIT_FOREVER), LM_OK);
+    ch_w_deadline = lm_tick_now() + CH_W_TIMEOUT;
+    ch_w_status = lm_mutex_lock(&ch_a[ch_depth], ch_op == CH_TIMEOUT ? CH_W_TIMEOUT
+                                                                   : LM_WAIT_FOREVER);
+    (void)lm_sem_take(&ch_end, LM_WAIT_FOREVER);
+}
+
+/* Least urgent: runs when all the others are blocked. */
+static void ch_probe(void *arg)
+{
+    (void)arg;
+    for (;;) {
+        if (ch_p_wake) {
+            if (ch_measuring) {
+                ch_ms = mask_stats();
+                ch_measuring = false;
+            }
+            ch_p_wake = false;
+            LMT_ST(lm_sem_give(&ch_done), LM_OK);
+        } else {
+            LMT_ST(lm_thread_yield(), LM_OK);
+        }
+    }
+}
+
+/* D blocks until every other thread is blocked. */
+static void ch_settle(void)
+{
+    ch_p_wake = true;
+    LMT_ST(lm_sem_take(&ch_done, LM_WAIT_FOREVER), LM_OK);
+}
+
+static void ch_driver(void *arg)
+{
+    (void)arg;
+    for (unsigned i = 0; i <= ch_depth; i++) {
+        LMT_ST(lm_thread_start(ch_o[i]), LM_OK);
+    }
+    ch_settle(); /* the chain of owners is built */
+    if (ch_op != CH_LOCK) {
+        LMT_ST(lm_sem_give(&ch_w_go), LM_OK);
+        ch_settle(); /* W waits on A_d: the chain runs at W's priority */
+        for (unsigned i = 0; i <= ch_depth; i++) {
+            LMT_EQ(lm_thread_priority(ch_o[i]), ch_inherit != 0u ? CH_W_PRIO : 10u + i);
+        }
+    }
+    lm_hosted_mask_stats_reset();
+    switch (ch_op) {
+    case CH_TIMEOUT:
+        /* As in the tick case: the tick, its expiry steps and the chain. */
+        while (lm_tick_now() != ch_w_deadline - 1u) {
+            lm_hosted_work(1);
+        }
+        lm_hosted_mask_stats_reset();
+        lm_hosted_work(1);
+        ch_ms = mask_stats();
+        break;
+    case CH_LOCK:
+        ch_measuring = true;
+        LMT_ST(lm_sem_give(&ch_w_go), LM_OK);
+        ch_settle(); /* W locks A_d, the chain follows, P ends the window */
+        break;
+    case CH_UNLOCK:
+        ch_measuring = true;
+        LMT_ST(lm_sem_give(&ch_o0_go), LM_OK);
+        ch_settle(); /* O_0 unlocks A_0: O_1 (or W) gets it */
+        break;
+    case CH_TERMINATE:
+        LMT_ST(lm_thread_terminate(ch_o[ch_depth]), LM_OK);
+        ch_ms = mask_stats();
+        break;
+    case CH_SET_PRIORITY:
+        LMT_ST(lm_thread_set_priority(ch_w, CH_W_PRIO - 1u), LM_OK);
+        ch_ms = mask_stats();
+        break;
+    case CH_ABORT:
+        LMT_ST(lm_thread_wait_abort(ch_w), LM_OK);
+        ch_ms = mask_stats();
+        break;
+    case CH_OPS:
+        break;
+    }
+    /* What each owner runs at now: R5.2-R5.4 after the operation. */
+    for (unsigned i = 0; i <= ch_depth; i++) {
+        ch_prio_seen[i] = lm_thread_priority(ch_o[i]);
+    }
+    lm_hosted_stop();
+}
+
+static void chain_pattern(enum chain_op which, unsigned depth, unsigned k)
+{
+    lmt_begin();
+    xt_reset();
+    ch_op = which;
+    ch_depth = depth;
+    ch_k = k;
+    ch_p_wake = false;
+    ch_measuring = false;
+    memset(&ch_ms, 0, sizeof ch_ms);
+    memset(ch_a, 0, sizeof ch_a);
+    memset(ch_x, 0, sizeof ch_x);
+    lm_sem_t *sems[] = {&ch_w_go, &ch_o0_go, &ch_end, &ch_done};
+    for (unsigned i = 0; i < 4u; i++) {
+        memset(sems[i], 0, sizeof *sems[i]);
+        LMT_ST(lm_sem_create(sems[i], 0, 10), LM_OK);
+    }
+    for (unsigned i = 0; i <= depth; i++) {
+        LMT_ST(lm_mutex_create(&ch_a[i], ch_inherit), LM_OK);
+        for (unsigned j = 1; j < k; j++) {
+            LMT_ST(lm_mutex_create(&ch_x[i][j], ch_inherit), LM_OK);
+        }
+        /* O_0 most urgent of the owners: each locks its own before the
+         * next one blocks on it. */
+        ch_o[i] = xt_spawn("O", 10u + i, ch_owner, (void *)(uintptr_t)i, false);
+    }
+    ch_w = xt_spawn("W", CH_W_PRIO, ch_waiter, NULL, true);
+    (void)xt_spawn("P", 30, ch_probe, NULL, true);
+    lmt_spawn("D", 1, ch_driver, NULL);
+    lmt_run();
+}
+
+/* R5.2-R5.4: each owner's priority once the operation is done. */
+static void chain_check_result(enum chain_op which, unsigned depth)
+{
+    for (unsigned i = 0; i <= depth; i++) {
+        unsigned base = 10u + i, expect = CH_W_PRIO;
+        switch (which) {
+        case CH_TIMEOUT:
+        case CH_ABORT:
+            expect = base; /* W left: nothing inherited */
+            break;
+        case CH_SET_PRIORITY:
+            expect = CH_W_PRIO - 1u;
+            break;
+        case CH_UNLOCK:
+            /* O_0 gave A_0 away; the others still sit behind W. */
+            expect = (i == 0u) ? base : CH_W_PRIO;
+            break;
+        case CH_TERMINATE:
+            /* O_d ended (its base again); W got A_d, so the rest lost it. */
+            expect = base;
+            break;
+        case CH_LOCK:
+        case CH_OPS:
+            break;
+        }
+        LMT_EQ(ch_prio_seen[i], expect);
+    }
+}
+
+/*
+ * R9.4, R9.6: the longest masked stretch of a timeout
+ * of the waiter at the end of a chain, a lock that extends a chain, an
+ * unlock, a terminate of an owner, a set_priority and a wait_abort of the
+ * waiter is the same for chains of depth 0..16 with 1..8 mutexes per
+ * owner; only the number of steps and the total grow. Before, each of
+ * these walked the whole chain and every mutex of every owner in one
+ * masked step (a tick's stretch 100 / 149 / 296 / 884 blocks for depths
+ * 0 / 1 / 4 / 16, and 2,193 with 8 mutexes per owner).
+ *
+ * A masked step recomputes up to three threads of a chain, or reads three
+ * links of it for R5.7 (mutex.c, LMK_PI_LINKS): where the last, partial
+ * step of a chain falls depends on the depth modulo three, and so may the
+ * longest stretch. The case asserts that it depends on nothing else: for
+ * every depth it is the same whatever the number of mutexes per owner, it
+ * is the same for every depth from 3 on with the same remainder (3, 4, 5
+ * stand for every longer chain: 8 and 16 must equal them), and no depth
+ * has a longer stretch than those three.
+ */
+#define CH_NDEPTHS 8u
+LMT_CASE(chain_ops_cost_independent_of_depth_and_mutexes)
+{
+    static const unsigned depths[CH_NDEPTHS] = {0, 1, 2, 3, 4, 5, 8, 16};
+    static const unsigned ks[] = {1, 2, 4, 8};
+    printf("  %-18s %5s %2s %6s %9s %7s\n", "operation", "depth", "k", "max", "stretches",
+           "total");
+    for (unsigned o = 0; o < CH_OPS; o++) {
+        lm_hosted_mask_stats_t r[CH_NDEPTHS][4];
+        for (unsigned di = 0; di < CH_NDEPTHS; di++) {
+            for (unsigned ki = 0; ki < 4u; ki++) {
+                chain_pattern((enum chain_op)o, depths[di], ks[ki]);
+                chain_check_result((enum chain_op)o, depths[di]);
+                r[di][ki] = ch_ms;
+                printf("  %-18s %5u %2u %6lu %9lu %7lu\n", ch_names[o], depths[di], ks[ki],
+                       (unsigned long)ch_ms.max_blocks, (unsigned long)ch_ms.stretches,
+                       (unsigned long)ch_ms.total_blocks);
+            }
+        }
+        uint64_t bound = 0;
+        for (unsigned di = 3; di < 6u; di++) {
+            for (unsigned ki = 0; ki < 4u; ki++) {
+                bound = r[di][ki].max_blocks > bound ? r[di][ki].max_blocks : bound;
+            }
+        }
+        for (unsigned di = 0; di < CH_NDEPTHS; di++) {
+            for (unsigned ki = 0; ki < 4u; ki++) {
+                /* One mutex or several: whether the owner's last mutex goes
+                 * in the first step is a branch, not a loop. */
+                LMT_EQ(r[di][ki].max_blocks, r[di][ki == 0u ? 0u : 1u].max_blocks);
+                LMT_CHECK(r[di][ki].max_blocks <= bound);
+                if (depths[di] >= 3u) {
+                    LMT_EQ(r[di][ki].max_blocks, r[3u + depths[di] % 3u][ki].max_blocks);
+                }
+            }
+        }
+        /* The work is done in more steps, not longer ones (an unlock has no
+         * chain to follow: its new owner is ready). */
+        LMT_CHECK(r[CH_NDEPTHS - 1u][0].stretches > r[3][0].stretches || o == CH_UNLOCK);
+        printf("  %s: longest stretch %lu blocks at any depth and mutex count\n", ch_names[o],
+               (unsigned long)bound);
+    }
+}
+
+/*
+ * The counter follows the work done under the lock, link by link: a lock
+ * on a mutex without inheritance whose R5.7 walk reads 1, 2 or 3 links
+ * (chains of depth 0, 1, 2, all read in its one masked step) holds the
+ * lock longer by the same number of blocks per link.
+ */
+LMT_CASE(walk_counts_follow_links)
+{
+    uint64_t m[3];
+    ch_inherit = 0u;
+    for (unsigned d = 0; d < 3u; d++) {
+        chain_pattern(CH_LOCK, d, 1);
+        m[d] = ch_ms.max_blocks;
+        printf("  lock, no inheritance, R5.7 walk of %u link(s): max %lu blocks\n", d + 1u,
+               (unsigned long)m[d]);
+    }
+    ch_inherit = LM_MUTEX_INHERIT;
+    LMT_CHECK(m[1] > m[0]);
+    LMT_EQ(m[2] - m[1], m[1] - m[0]);
+}
+
 #endif /* LM_PORT_HOSTED */
 
 #if defined(LM_PORT_HOSTED)
@@ -680,7 +933,9 @@ LMT_MAIN(LMT_RUN(instrumentation_counts_masked_kernel_blocks),
          LMT_RUN(tick_expiry_cost_independent_of_expiring_count),
          LMT_RUN(arm_and_cancel_cost_independent_of_pending),
          LMT_RUN(many_waiter_ops_cost_independent_of_waiters),
-         LMT_RUN(idle_decision_cost_independent_of_next_deadline))
+         LMT_RUN(idle_decision_cost_independent_of_next_deadline),
+         LMT_RUN(chain_ops_cost_independent_of_depth_and_mutexes),
+         LMT_RUN(walk_counts_follow_links))
 #else
 /* The counts need the hosted port's instrumentation; nothing to run here. */
 int main(void)

@@ -1279,7 +1279,502 @@ LMT_CASE(lock_from_idle_hook_refused)
     LMT_CHECK(idle_calls >= 1u);
     LMT_ST(idle_status, LM_ERR_STATE);
 }
-#define LMT_HOSTED_CASES , LMT_RUN(isr_lock_unlock_refused), LMT_RUN(lock_from_idle_hook_refused)
+/* ------------------------------------------------------------------------ */
+/* Long chains (hosted: a handler placed at a chosen unmask). A masked step
+ * recomputes at most three threads of a chain, or reads three links of it
+ * for R5.7; the rest goes on in later steps (R5.3, R5.6, R5.7, R9.6). The
+ * chain: O_0..O_5 (priorities 10..15), O_i owns lc_m[i] and, for i > 0,
+ * waits on lc_m[i-1]; O_0 waits on a semaphore. W (3) then locks lc_m[5].
+ *
+ * W's lock: the R5.7 walk reads O_4, O_3, O_2 in its first step (unmask 1
+ * follows it) and O_1, O_0 and the end in its second, which also blocks W
+ * and recomputes O_5, O_4, O_3 (unmask 2). The switch handler's step then
+ * recomputes O_2, O_1, O_0 (unmask 3) before it chooses the next thread. */
+
+#define LC_N 5
+enum lc_mode { LC_PLAIN, LC_O0_LOCKS, LC_W_TIMEOUT };
+static lm_mutex_t lc_m[LC_N + 1];
+static lm_sem_t lc_hold, lc_r, lc_end;
+static lm_thread_t *lc_o[LC_N + 1], *lc_w, *lc_rt, *lc_q;
+static enum lc_mode lc_mode;
+static lm_hosted_irq_fn_t lc_isr;
+static uint64_t lc_isr_at;
+
+static void lc_log_prios(const char *tag)
+{
+    lmt_log("%s%u,%u,%u,%u,%u,%u", tag, lm_thread_priority(lc_o[0]),
+            lm_thread_priority(lc_o[1]), lm_thread_priority(lc_o[2]),
+            lm_thread_priority(lc_o[3]), lm_thread_priority(lc_o[4]),
+            lm_thread_priority(lc_o[5]));
+}
+
+static void lc_owner(void *arg)
+{
+    unsigned i = (unsigned)(uintptr_t)arg;
+    LMT_ST(lm_mutex_lock(&lc_m[i], LM_WAIT_FOREVER), LM_OK);
+    if (i > 0u) {
+        lm_status_t st = lm_mutex_lock(&lc_m[i - 1u], LM_WAIT_FOREVER);
+        lmt_log("O%u:%s", i, lmt_sn(st));
+        (void)lm_sem_take(&lc_end, LM_WAIT_FOREVER); /* keeps what it owns */
+        return;
+    }
+    LMT_ST(lm_sem_take(&lc_hold, LM_WAIT_FOREVER), LM_OK);
+    if (lc_mode == LC_O0_LOCKS) {
+        /* R5.7 over two steps: O_5 .. O_1 lead back to O_0. */
+        LMT_ST(lm_hosted_irq_at_unmask(lc_isr_at, lc_isr, NULL), 0);
+        lmt_log("O0:%s", lmt_sn(lm_mutex_lock(&lc_m[LC_N], LM_WAIT_FOREVER)));
+        lm_hosted_work(1);
+        lmt_log("O0+");
+        (void)lm_sem_take(&lc_end, LM_WAIT_FOREVER);
+    }
+}
+
+static void lc_waiter(void *arg)
+{
+    (void)arg;
+    if (lc_isr != NULL) {
+        LMT_EQ(lm_hosted_irq_at_unmask(lc_isr_at, lc_isr, NULL), 0);
+    }
+    lmt_log("W?");
+    lm_status_t st = lm_mutex_lock(&lc_m[LC_N], lc_mode == LC_W_TIMEOUT ? 4u : LM_WAIT_FOREVER);
+    lmt_log("W:%s", lmt_sn(st));
+    lc_log_prios("W:");
+    (void)lm_sem_take(&lc_end, LM_WAIT_FOREVER);
+}
+
+/* Made ready by a handler; more urgent than W. */
+static void lc_runner(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_sem_take(&lc_r, LM_WAIT_FOREVER), LM_OK);
+    lmt_log("R:w%d", (int)lm_thread_state(lc_w));
+    lc_log_prios("R:");
+}
+
+static void lc_peer(void *arg)
+{
+    (void)arg;
+    lmt_log("Q");
+}
+
+static void lc_sems(void)
+{
+    lm_sem_t *sems[] = {&lc_hold, &lc_r, &lc_end};
+    for (unsigned i = 0; i < 3u; i++) {
+        memset(sems[i], 0, sizeof *sems[i]);
+        LMT_ST(lm_sem_create(sems[i], 0, 1), LM_OK);
+    }
+}
+
+/* Builds the chain, then lets W (and R, Q) go. */
+static void lc_driver(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i <= LC_N; i++) {
+        LMT_ST(lm_thread_start(lc_o[i]), LM_OK);
+    }
+    LMT_ST(lm_thread_sleep(1), LM_OK); /* they lock and block, O_0 first */
+    lc_log_prios("D:");
+    if (lc_mode == LC_O0_LOCKS) {
+        LMT_ST(lm_sem_give(&lc_hold), LM_OK);
+        LMT_ST(lm_thread_start(lc_q), LM_OK); /* O_0's peer, behind it */
+        return;
+    }
+    LMT_ST(lm_thread_start(lc_w), LM_OK);
+}
+
+static void lc_setup(enum lc_mode mode, lm_hosted_irq_fn_t isr, uint64_t at)
+{
+    lmt_begin();
+    lc_mode = mode;
+    lc_isr = isr;
+    lc_isr_at = at;
+    for (int i = 0; i <= LC_N; i++) {
+        mk(&lc_m[i], LM_MUTEX_INHERIT);
+    }
+    lc_sems();
+    for (int i = 0; i <= LC_N; i++) {
+        static const char *const names[] = {"O0", "O1", "O2", "O3", "O4", "O5"};
+        lc_o[i] = lmt_spawn_ex(names[i], 10u + (unsigned)i, LM_THRESHOLD_NONE,
+                               i == 0 ? 1u : 0u, lc_owner, (void *)(uintptr_t)i, false);
+    }
+    lc_q = lmt_spawn_ex("Q", 10, LM_THRESHOLD_NONE, 0, lc_peer, NULL, false);
+    lc_w = lmt_spawn_ex("W", 3, LM_THRESHOLD_NONE, 0, lc_waiter, NULL, false);
+    lc_rt = lmt_spawn("R", 1, lc_runner, NULL);
+    lmt_spawn("D", 2, lc_driver, NULL);
+    lmt_run();
+}
+
+static void lc_isr_peek(void *arg)
+{
+    (void)arg;
+    lc_log_prios("I:");
+    LMT_ST(lm_sem_give(&lc_r), LM_OK);
+}
+
+/* R5.3, R9.6: a handler between two steps sees the chain raised part of the
+ * way (O_5..O_3 at W's priority, O_2..O_0 not yet); the thread it makes
+ * ready, more urgent than all of them, runs only once every link is done. */
+LMT_CASE(chain_links_propagate_stepwise)
+{
+    lc_setup(LC_PLAIN, lc_isr_peek, 2);
+    lmt_expect("D:10,11,12,13,14,15 W? I:10,11,12,3,3,3 R:w2 R:3,3,3,3,3,3");
+}
+
+static void lc_isr_abort(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_thread_wait_abort(lc_w), LM_OK);
+}
+
+/* R5.4, R9.6: W's wait ends between two steps of the chain it started: the
+ * remaining step works from the state as it is, and every owner ends at
+ * its base priority, as R5.2 defines without W. */
+LMT_CASE(chain_waiter_leaves_between_steps)
+{
+    lc_setup(LC_PLAIN, lc_isr_abort, 2);
+    lmt_expect("D:10,11,12,13,14,15 W? W:ABORTED W:10,11,12,13,14,15");
+}
+
+static void lc_isr_end_o3(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_thread_terminate(lc_o[3]), LM_OK);
+    LMT_ST(lm_sem_give(&lc_r), LM_OK);
+}
+
+/* R5.4, R5.6, R9.6: O_3 ends between two steps: lc_m[3] goes to O_4,
+ * which no longer waits, so the chain now stops at O_4: O_5 and O_4 run at
+ * W's priority, the owners below O_4 at their own. */
+LMT_CASE(chain_cut_between_steps)
+{
+    lc_setup(LC_PLAIN, lc_isr_end_o3, 2);
+    lmt_expect("D:10,11,12,13,14,15 W? R:w2 R:10,11,12,13,3,3 O4:ABANDONED");
+    LMT_CHECK(lm_mutex_owner(&lc_m[3]) == lc_o[4]);
+}
+
+/* R5.3, R8.4, R9.4: W's timeout lowers the chain in the switch handler's
+ * steps after the expiry; W finds every owner back at its base. */
+LMT_CASE(chain_timeout_lowers_stepwise)
+{
+    lc_setup(LC_W_TIMEOUT, NULL, 0);
+    lmt_expect("D:10,11,12,13,14,15 W? W:TIMEOUT W:10,11,12,13,14,15");
+}
+
+/* ---- R5.7: the walk, two steps long ---- */
+
+static void lc_isr_abort_o1(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_thread_wait_abort(lc_o[1]), LM_OK);
+}
+
+/* R5.7: O_1 stops waiting between the walk's two steps: the walk starts
+ * again from the chain as it is (now ending at O_1) and W waits. */
+LMT_CASE(walk_restarts_when_chain_changes)
+{
+    lc_setup(LC_PLAIN, lc_isr_abort_o1, 1);
+    lmt_expect("D:10,11,12,13,14,15 W? O1:ABORTED");
+    LMT_EQ(lm_thread_state(lc_w), LM_THREAD_BLOCKED);
+    for (int i = 1; i <= LC_N; i++) {
+        LMT_EQ(lm_thread_priority(lc_o[i]), 3); /* O_1 owns lc_m[1], O_2 waits */
+    }
+    LMT_EQ(lm_thread_priority(lc_o[0]), 10);
+}
+
+static void lc_isr_delete(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_mutex_delete(&lc_m[LC_N]), LM_OK);
+}
+
+/* R5.8, R9.1: the mutex W locks is deleted during the walk: W's lock
+ * returns LM_ERR_DELETED, as a waiter's would. */
+LMT_CASE(walk_mutex_deleted)
+{
+    lc_setup(LC_PLAIN, lc_isr_delete, 1);
+    lmt_expect("D:10,11,12,13,14,15 W? W:DELETED W:10,11,12,13,14,15");
+}
+
+static void lc_isr_end_o5(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_thread_terminate(lc_o[5]), LM_OK);
+}
+
+/* R5.6: the owner of the mutex W locks ends during the walk: W takes it,
+ * abandoned. */
+LMT_CASE(walk_owner_ends)
+{
+    lc_setup(LC_PLAIN, lc_isr_end_o5, 1);
+    lmt_expect("D:10,11,12,13,14,15 W? W:ABANDONED W:10,11,12,13,14,15");
+    LMT_CHECK(lm_mutex_owner(&lc_m[LC_N]) == lc_w);
+}
+
+static void lc_isr_suspend_w(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_thread_suspend(lc_w), LM_OK);
+    LMT_ST(lm_sem_give(&lc_r), LM_OK);
+}
+
+static void lc_resumer(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_sem_take(&lc_r, LM_WAIT_FOREVER), LM_OK);
+    lmt_log("R:w%d", (int)lm_thread_state(lc_w));
+    LMT_ST(lm_thread_resume(lc_w), LM_OK); /* W walks again, from the start */
+    lmt_log("R:w%d", (int)lm_thread_state(lc_w));
+    lc_log_prios("R:"); /* W has not run since */
+}
+
+/* R5.7, R11.2: W is suspended during the walk: other threads run; resumed,
+ * W walks the chain again and waits. */
+LMT_CASE(walk_suspended_and_resumed)
+{
+    lmt_begin();
+    lc_mode = LC_PLAIN;
+    lc_isr = lc_isr_suspend_w;
+    lc_isr_at = 1;
+    for (int i = 0; i <= LC_N; i++) {
+        mk(&lc_m[i], LM_MUTEX_INHERIT);
+    }
+    lc_sems();
+    for (int i = 0; i <= LC_N; i++) {
+        lc_o[i] = lmt_spawn_ex("O", 10u + (unsigned)i, LM_THRESHOLD_NONE, 0, lc_owner,
+                               (void *)(uintptr_t)i, false);
+    }
+    lc_w = lmt_spawn_ex("W", 3, LM_THRESHOLD_NONE, 0, lc_waiter, NULL, false);
+    lc_rt = lmt_spawn("R", 1, lc_resumer, NULL);
+    lmt_spawn("D", 2, lc_driver, NULL);
+    lmt_run();
+    lmt_expect("D:10,11,12,13,14,15 W? R:w4 R:w1 R:10,11,12,13,14,15");
+    LMT_EQ(lm_thread_state(lc_w), LM_THREAD_BLOCKED);
+    for (int i = 0; i <= LC_N; i++) {
+        LMT_EQ(lm_thread_priority(lc_o[i]), 3);
+    }
+}
+
+/* R5.7, R9.6: a thread a handler makes ready during the walk, more urgent
+ * than W, runs once W's lock has done its work (W is then waiting). */
+LMT_CASE(walk_holds_other_threads)
+{
+    lc_setup(LC_PLAIN, lc_isr_peek, 1);
+    lmt_expect("D:10,11,12,13,14,15 W? I:10,11,12,13,14,15 R:w2 R:3,3,3,3,3,3");
+}
+
+static void lc_isr_tick(void *arg)
+{
+    (void)arg;
+    lm_hosted_work(1); /* the tick comes when this handler returns */
+}
+
+/* R5.7 over two steps, R2.4, R6.3: O_0 closes a cycle five owners long:
+ * LM_ERR_DEADLOCK. A tick during the walk ends O_0's one-tick slice; as
+ * under the scheduler lock it expires at the next tick, so O_0 returns from
+ * the lock before its peer Q runs. */
+LMT_CASE(walk_finds_long_cycle)
+{
+    lc_setup(LC_O0_LOCKS, lc_isr_tick, 1);
+    lmt_expect("D:10,11,12,13,14,15 O0:DEADLOCK Q O0+");
+    LMT_CHECK(lm_mutex_owner(&lc_m[LC_N]) == lc_o[5]);
+}
+
+/* ---- R5.6: an ended thread's mutexes, one per step ---- */
+
+static lm_thread_t *rl_x, *rl_y;
+static int rl_case, rl_runs;
+
+static const char *rl_on(const lm_mutex_t *m)
+{
+    const lm_thread_t *o = lm_mutex_owner(m);
+    return o != NULL ? lm_thread_name(o) : "-";
+}
+
+static void rl_owner(void *arg)
+{
+    (void)arg;
+    if (rl_runs++ > 0) {
+        lmt_log("X:again"); /* restarted: runs from its entry */
+        return;
+    }
+    LMT_ST(lm_mutex_lock(&ma, LM_WAIT_FOREVER), LM_OK);
+    LMT_ST(lm_mutex_lock(&mb, LM_WAIT_FOREVER), LM_OK);
+    LMT_ST(lm_mutex_lock(&mc, LM_WAIT_FOREVER), LM_OK);
+    LMT_ST(lm_sem_take(&lc_hold, LM_WAIT_FOREVER), LM_OK);
+}
+
+static void rl_waiter(void *arg)
+{
+    lm_mutex_t *m = arg;
+    lmt_log("%s:%s", lmt_me(), lmt_sn(lm_mutex_lock(m, LM_WAIT_FOREVER)));
+}
+
+static void rl_isr(void *arg)
+{
+    (void)arg;
+    lmt_log("I:%s,%s,%s", rl_on(&ma), rl_on(&mb), rl_on(&mc));
+    switch (rl_case) {
+    case 1: /* what is left of X's mutexes is deleted */
+        LMT_ST(lm_mutex_delete(&mb), LM_OK);
+        LMT_ST(lm_mutex_delete(&mc), LM_OK);
+        break;
+    case 2: /* X started again, and ended again */
+        LMT_ST(lm_thread_start(rl_x), LM_OK);
+        LMT_ST(lm_thread_terminate(rl_x), LM_OK);
+        break;
+    case 3: /* X started again: it runs only once its mutexes are gone */
+        LMT_ST(lm_thread_start(rl_x), LM_OK);
+        break;
+    case 4: /* a second ended owner queues behind X */
+        LMT_ST(lm_thread_terminate(rl_y), LM_OK);
+        break;
+    default:
+        break;
+    }
+}
+
+static void rl_y_owner(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_mutex_lock(&lc_m[0], LM_WAIT_FOREVER), LM_OK);
+    LMT_ST(lm_mutex_lock(&lc_m[1], LM_WAIT_FOREVER), LM_OK);
+    LMT_ST(lm_sem_take(&lc_r, LM_WAIT_FOREVER), LM_OK);
+}
+
+static void rl_driver(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_thread_sleep(1), LM_OK); /* the owners lock, the waiters block */
+    LMT_ST(lm_hosted_irq_at_unmask(1, rl_isr, NULL), 0);
+    LMT_ST(lm_thread_terminate(rl_x), LM_OK);
+    lmt_log("D:%s,%s,%s", rl_on(&ma), rl_on(&mb), rl_on(&mc));
+}
+
+static void rl_setup(int which)
+{
+    lmt_begin();
+    rl_case = which;
+    rl_runs = 0;
+    mk(&ma, LM_MUTEX_INHERIT);
+    mk(&mb, LM_MUTEX_INHERIT);
+    mk(&mc, LM_MUTEX_INHERIT);
+    mk(&lc_m[0], LM_MUTEX_INHERIT);
+    mk(&lc_m[1], LM_MUTEX_INHERIT);
+    lc_sems();
+    rl_x = lmt_spawn("X", 10, rl_owner, NULL);
+    rl_y = lmt_spawn("Y", 10, rl_y_owner, NULL);
+    lmt_spawn("A", 12, rl_waiter, &ma);
+    lmt_spawn("B", 12, rl_waiter, &mb);
+    lmt_spawn("C", 12, rl_waiter, &mc);
+    lmt_spawn("E", 12, rl_waiter, &lc_m[1]);
+    lmt_spawn("D", 1, rl_driver, NULL);
+    lmt_run();
+}
+
+/* R5.6, R9.6: X ends owning three mutexes with a waiter each. The first
+ * passes on in the terminate's own step, the others one per step in the
+ * switch handler, in the order X took them; a handler between the steps
+ * sees those still X's. The waiters then run in that order (R2.2). */
+LMT_CASE(release_stepwise_in_order)
+{
+    rl_setup(0);
+    lmt_expect("I:A,X,X D:A,B,C A:ABANDONED B:ABANDONED C:ABANDONED");
+    LMT_EQ(lm_thread_priority(rl_x), 10);
+}
+
+/* R5.8 during R5.6: a handler deletes the two mutexes X has not released
+ * yet: their waiters get LM_ERR_DELETED, and the release ends there. */
+LMT_CASE(release_meets_delete)
+{
+    rl_setup(1);
+    lmt_expect("I:A,X,X D:A,-,- A:ABANDONED B:DELETED C:DELETED");
+}
+
+/* R11.1 during R5.6: a handler starts X again and ends it again while its
+ * mutexes are being released; each still goes to its waiter once. */
+LMT_CASE(release_restarted_and_ended_again)
+{
+    rl_setup(2);
+    lmt_expect("I:A,X,X D:A,B,C A:ABANDONED B:ABANDONED C:ABANDONED");
+}
+
+/* R11.1 during R5.6: X started again by a handler runs only once its old
+ * mutexes have gone to their waiters. */
+LMT_CASE(release_restarted_runs_after)
+{
+    rl_setup(3);
+    lmt_expect("I:A,X,X D:A,B,C X:again A:ABANDONED B:ABANDONED C:ABANDONED");
+}
+
+/* R5.6: Y, ended between X's steps, queues behind X: the steps take the
+ * ended threads in turn, each thread's mutexes in its own order (R5.6
+ * orders one owner's releases, not those of different owners). */
+LMT_CASE(release_two_threads_queue)
+{
+    rl_setup(4);
+    lmt_expect("I:A,X,X D:A,B,C A:ABANDONED B:ABANDONED E:ABANDONED C:ABANDONED");
+}
+
+static lm_timer_t rl_tm;
+
+static void rl_tm_end_x(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_thread_terminate(rl_x), LM_OK); /* ma now, mb in a later step */
+}
+
+static void rl_x2(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_mutex_lock(&ma, LM_WAIT_FOREVER), LM_OK);
+    LMT_ST(lm_mutex_lock(&mb, LM_WAIT_FOREVER), LM_OK);
+    LMT_ST(lm_sem_take(&lc_hold, LM_WAIT_FOREVER), LM_OK);
+}
+
+static void rl_a_timed(void *arg)
+{
+    (void)arg;
+    lm_status_t st = lm_mutex_lock(&mb, 3);
+    lmt_log("A:%s@%u", lmt_sn(st), (unsigned)lm_tick_now());
+}
+
+static void rl_timed_driver(void *arg)
+{
+    lm_thread_t *a = arg;
+    LMT_ST(lm_thread_sleep(1), LM_OK); /* X locks ma and mb */
+    memset(&rl_tm, 0, sizeof rl_tm);
+    LMT_ST(lm_timer_create(&rl_tm, rl_tm_end_x, NULL), LM_OK);
+    LMT_ST(lm_timer_start(&rl_tm, 3, 0), LM_OK); /* due with A's timeout, armed first */
+    LMT_ST(lm_thread_start(a), LM_OK);
+}
+
+/* R5.6, R8.1, R9.4, R9.6: a timer callback ends X on the tick A's lock of
+ * mb times out, before A's expiry (R8.5: armed first). X's release of mb,
+ * left to a later step, comes before the next expiry: A gets mb, abandoned,
+ * as it would have had the whole release been one step. */
+LMT_CASE(release_before_next_expiry)
+{
+    lmt_begin();
+    mk(&ma, LM_MUTEX_INHERIT);
+    mk(&mb, LM_MUTEX_INHERIT);
+    lc_sems();
+    rl_x = lmt_spawn("X", 10, rl_x2, NULL);
+    lm_thread_t *a = lmt_spawn_ex("A", 12, LM_THRESHOLD_NONE, 0, rl_a_timed, NULL, false);
+    lmt_spawn("D", 1, rl_timed_driver, a);
+    lmt_run();
+    lmt_expect("A:ABANDONED@4");
+}
+
+#define LMT_HOSTED_CASES , LMT_RUN(isr_lock_unlock_refused), LMT_RUN(lock_from_idle_hook_refused), \
+    LMT_RUN(chain_links_propagate_stepwise), LMT_RUN(chain_waiter_leaves_between_steps), \
+    LMT_RUN(chain_cut_between_steps), LMT_RUN(chain_timeout_lowers_stepwise), \
+    LMT_RUN(walk_restarts_when_chain_changes), LMT_RUN(walk_mutex_deleted), \
+    LMT_RUN(walk_owner_ends), LMT_RUN(walk_suspended_and_resumed), \
+    LMT_RUN(walk_holds_other_threads), LMT_RUN(walk_finds_long_cycle), \
+    LMT_RUN(release_stepwise_in_order), LMT_RUN(release_meets_delete), \
+    LMT_RUN(release_restarted_and_ended_again), LMT_RUN(release_restarted_runs_after), \
+    LMT_RUN(release_two_threads_queue), LMT_RUN(release_before_next_expiry)
 #else
 #define LMT_HOSTED_CASES
 #endif

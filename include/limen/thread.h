@@ -70,6 +70,15 @@ typedef struct lm_thread {
     lm_tick_t time_slice;
     lm_tick_t slice_left;
     struct lm_dnode held;       /* mutexes owned (sentinel) */
+#if LM_CFG_MUTEX
+    /* What the thread inherits (R5.2), in O(1): pi_count[p] inheriting
+     * mutexes it owns have their most urgent waiter at p, and pi_set holds
+     * the p whose count is not zero (kernel/mutex.c). */
+    struct lm_prio_set pi_set;
+    struct lm_thread *pi_next;  /* in the kernel's list of deferred links */
+    uint8_t pi_queued;          /* on that list */
+    uint8_t releasing;          /* ended; its mutexes are being released */
+#endif
     lm_thread_entry_t entry;
     void *arg;
     void *stack;
@@ -77,6 +86,11 @@ typedef struct lm_thread {
     const char *name;
 #if LM_CFG_STATS
     lm_thread_stats_t stats;
+#endif
+#if LM_CFG_MUTEX
+    /* Last, and not cleared by lm_thread_create: pi_count[p] is read only
+     * while pi_set has bit p, and set when the bit is (kernel/mutex.c). */
+    uint16_t pi_count[LM_CFG_PRIORITIES];
 #endif
 } lm_thread_t;
 
@@ -90,7 +104,10 @@ typedef struct lm_thread {
 void lm_thread_attr_init(lm_thread_attr_t *attr);
 
 /* Initialise t from attr; the thread stays INACTIVE until lm_thread_start().
- * Context: thread or before lm_kernel_start(). Cost: O(1).
+ * Context: thread or before lm_kernel_start(). Cost: O(1), one masked step
+ * (the control block's fixed part is cleared under the kernel lock, so a
+ * handler never sees it half made; the inheritance counts need no clearing).
+ * @retval LM_ERR_INIT   before lm_kernel_init() (checks on)
  * @retval LM_OK
  * @retval LM_ERR_PARAM  t, attr, entry or stack NULL; stack misaligned or
  *                       smaller than LM_PORT_MIN_STACK
@@ -108,7 +125,9 @@ lm_status_t lm_thread_start(lm_thread_t *t);
 /* End t. Mutexes it owns pass to their next waiters (LM_ERR_ABANDONED).
  * Terminating the calling thread does not return.
  * Context: thread, isr (not the running thread from an isr).
- * Cost: O(mutexes owned x inheritance chain depth).
+ * Cost: O(1) per masked step: the first mutex owned passes on in the call,
+ * the others one per step in the context-switch handler, before any thread
+ * runs (R5.6, R9.6); O(mutexes owned + chain depth) in all.
  * @retval LM_OK, LM_ERR_OBJECT, LM_ERR_STATE (inactive/terminated),
  *         LM_ERR_LOCKED (t holds the scheduler lock, called from an isr) */
 lm_status_t lm_thread_terminate(lm_thread_t *t);
@@ -145,7 +164,9 @@ lm_status_t lm_thread_yield(void);
  * more urgent than the threshold, the threshold follows it; a thread without
  * a threshold stays without one (R4.5). An INACTIVE or TERMINATED thread
  * keeps the new priority for its next start.
- * Context: thread, isr. Cost: O(mutexes owned x inheritance chain depth).
+ * Context: thread, isr. Cost: O(1) per masked step; for a thread waiting on
+ * or owning an inheriting mutex, the change passes down its chain of owners
+ * three threads per step (R9.6): O(chain depth) in all.
  * @retval LM_OK, LM_ERR_OBJECT, LM_ERR_PRIORITY, LM_ERR_STATE (the idle
  *         thread) */
 lm_status_t lm_thread_set_priority(lm_thread_t *t, unsigned priority);

@@ -37,6 +37,19 @@ struct lmk_kernel {
     struct lm_prio_set held;
     bool started;
     bool initialised;           /* lm_kernel_init has run (zero at reset) */
+#if LM_CFG_MUTEX
+    /* Links of inheritance chains still to propagate (R5.3) and threads
+     * whose mutexes are still to release (R5.6), FIFO through pi_next; the
+     * context-switch handler works through them before it chooses a thread
+     * (mutex.c). */
+    lm_thread_t *pi_head;
+    lm_thread_t *pi_tail;
+    /* Bumped whenever a mutex changes owner or a thread starts or stops
+     * waiting on one: a stepwise R5.7 walk that sees it move starts again. */
+    uint32_t chain_gen;
+    /* The thread walking a chain for R5.7; no other thread runs meanwhile. */
+    lm_thread_t *walker;
+#endif
     lm_idle_hook_t idle_hook;
 #if LM_CFG_SWITCH_HOOK
     lm_switch_hook_t switch_hook;
@@ -151,6 +164,18 @@ static inline void lmk_ready_remove_locked(lm_thread_t *t)
     lmk_prioq_remove(&lmk.ready, &t->qlink, t->prio);
 }
 
+/* Does the running thread keep the CPU whoever else is ready, as long as it
+ * stays ready? Under the scheduler lock (R6.2), and while it walks a chain
+ * of mutex owners for R5.7 (mutex.c). Cost: O(1). */
+static inline bool lmk_sched_held(void)
+{
+#if LM_CFG_MUTEX
+    return lmk.sched_lock != 0u || lmk.walker == lmk.current;
+#else
+    return lmk.sched_lock != 0u;
+#endif
+}
+
 /* Request a switch if a ready thread is allowed to preempt the running one.
  * Cost: O(1). */
 void lmk_sched_check_locked(void);
@@ -197,7 +222,8 @@ void lmk_block_current_locked(uint8_t kind, void *obj, lm_tick_t timeout);
 lm_thread_t *lmk_wake_first_locked(struct lm_prioq *wq, lm_status_t status);
 /* End t's wait (any kind) with status: unlink from its wait queue, cancel
  * its timeout, make it ready (or suspended). For a mutex waiter, the owner's
- * inherited priority is recomputed: O(chain depth); otherwise O(1). */
+ * inherited priority is recomputed (the chain beyond goes on stepwise,
+ * mutex.c). O(1). */
 void lmk_wait_end_locked(lm_thread_t *t, lm_status_t status);
 /* The rest of a delete begun with lmk_delete_begin_locked (lock NOT held):
  * wake every waiter of wq with LM_ERR_DELETED, one per masked step, then
@@ -336,13 +362,24 @@ void lmk_thread_stack_fill(lm_thread_t *t);
 /* ---- mutexes (mutex.c) ---- */
 #if LM_CFG_MUTEX
 
-/* Recompute t's effective priority from its base and the mutexes it owns,
- * and follow the chain of owners t waits behind. O(owned x depth). */
+/* Recompute t's effective priority from its base and what it inherits, and
+ * pass a change on along the chain of owners t waits behind (R5.3): a fixed
+ * number of links now, the rest one step each in the context-switch
+ * handler. O(1). */
 void lmk_prio_update_locked(lm_thread_t *t);
-/* Give every mutex t owns to its next waiter (t is ending). */
-void lmk_mutex_release_all_locked(lm_thread_t *t);
-/* A mutex waiter t stopped waiting: recompute the owner's priority. */
+/* t is ending: give its first mutex to its next waiter now, the others one
+ * per step in the context-switch handler (R5.6). O(1). */
+void lmk_mutex_release_begin_locked(lm_thread_t *t);
+/* A waiter left m (timeout, abort, end): recompute the owner. O(1). */
 void lmk_mutex_waiter_left_locked(lm_mutex_t *m);
+/* Context-switch handler, lock NOT held: the deferred links and releases,
+ * one masked step of O(1) each. */
+void lmk_pi_process(void);
+/* True when deferred links or releases are pending. */
+static inline bool lmk_pi_work_pending(void)
+{
+    return lmk.pi_head != NULL;
+}
 #endif
 
 /* ---- flags (flags.c) ---- */

@@ -639,6 +639,11 @@ uint32_t md_next_deadline(const struct md *m)
 int md_settle(struct md *m)
 {
     for (;;) {
+        /* R5.6, R9.6: an ended thread's other mutexes go before the next
+         * due timeout and the decision of the switch handler. */
+        while (m->nrelq > 0) {
+            md_release_step(m);
+        }
         md_process_due(m);
         md_resched(m);
         if (m->cur == MD_NONE) {

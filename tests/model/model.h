@@ -127,6 +127,11 @@ struct md {
     unsigned long n_dead_steps;
     unsigned long n_ended, n_abandoned, n_aborts, n_refused, n_unlock_switches, n_expiries;
     unsigned lock_depth;   /* scheduler lock (R6), held by cur */
+    /* Threads that ended owning two mutexes or more: the first went at once,
+     * the others go one per step before the next decision (R5.6), in the
+     * order the threads ended. */
+    int relq[MD_THREADS];
+    int nrelq;
     int64_t headc, tailc, wseqc;
     uint64_t armc;
     char err[160];         /* set when the model finds the driver inconsistent */
@@ -213,6 +218,10 @@ int md_delete_candidate(const struct md *m, int t);
 /* Thread life cycle (R11, R5.6). md_end_thread: t ends (terminated, deleted
  * or returned from its entry) wherever it is. */
 void md_end_thread(struct md *m, int t);
+/* The mutex an ended thread releases next (R5.6 order), MD_NONE if none;
+ * md_release_step: the first queued thread releases it. */
+int md_next_release(const struct md *m, int t);
+void md_release_step(struct md *m);
 int md_terminate(struct md *m, int t);          /* R11.3; t may be the caller */
 int md_thread_delete(struct md *m, int t);      /* R11.4 */
 int md_end_isr(struct md *m, int t, bool del);  /* terminate or delete, from a handler */

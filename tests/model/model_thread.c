@@ -14,6 +14,7 @@
  * created again; a created one is INACTIVE until started (R11.1), at the
  * tail of its priority (R2.2) with its base priority (nothing inherited).
  */
+#include <string.h>
 #include "model.h"
 
 bool md_live(const struct md *m, int t)
@@ -21,31 +22,53 @@ bool md_live(const struct md *m, int t)
     return m->t[t].state != MD_INACTIVE && m->t[t].state != MD_TERMINATED;
 }
 
-/* The thread's owned mutexes, released in the order it got them (R5.6). */
-static void release_mutexes(struct md *m, int t)
+int md_next_release(const struct md *m, int t)
 {
-    for (;;) {
-        int x = MD_NONE;
-        for (int k = 0; k < MD_MUTEXES; k++) {
-            if (m->mtx_owner[k] == t && (x == MD_NONE || m->mtx_seq[k] < m->mtx_seq[x])) {
-                x = k;
-            }
+    int x = MD_NONE;
+    for (int k = 0; k < MD_MUTEXES; k++) {
+        if (m->mtx_owner[k] == t && (x == MD_NONE || m->mtx_seq[k] < m->mtx_seq[x])) {
+            x = k;
         }
-        if (x == MD_NONE) {
-            return;
-        }
+    }
+    return x;
+}
+
+/* Ended thread t releases one mutex, the first it got (R5.6); then it
+ * queues for the next, or, with none left, has its base priority back. */
+static void release_next(struct md *m, int t)
+{
+    int x = md_next_release(m, t);
+    if (x != MD_NONE) {
         m->mtx_owner[x] = MD_NONE;
         m->mtx_depth[x] = 0;
         int w = md_first_waiter(m, MD_W_MUTEX, x);
         m->n_abandoned++;
         if (w == MD_NONE) {
             m->mtx_abandoned[x] = true; /* the next lock returns MD_ABANDONED */
-            continue;
+        } else {
+            md_mutex_acquire(m, x, w);
+            md_end_wait(m, w, MD_ABANDONED); /* R5.6: it owns the mutex */
+            md_update_eff(m, w);             /* R5.2: from those still waiting */
         }
-        md_mutex_acquire(m, x, w);
-        md_end_wait(m, w, MD_ABANDONED); /* R5.6: it owns the mutex */
-        md_update_eff(m, w);             /* R5.2: from those still waiting */
     }
+    if (md_next_release(m, t) == MD_NONE) {
+        m->t[t].prio = m->t[t].base; /* nothing inherited any more */
+        return;
+    }
+    for (int i = 0; i < m->nrelq; i++) {
+        if (m->relq[i] == t) {
+            return;
+        }
+    }
+    m->relq[m->nrelq++] = t;
+}
+
+void md_release_step(struct md *m)
+{
+    int t = m->relq[0];
+    m->nrelq--;
+    memmove(&m->relq[0], &m->relq[1], (size_t)m->nrelq * sizeof m->relq[0]);
+    release_next(m, t);
 }
 
 void md_end_thread(struct md *m, int t)
@@ -68,8 +91,7 @@ void md_end_thread(struct md *m, int t)
     if (kind == MD_W_MUTEX && m->mtx_owner[obj] != MD_NONE) {
         md_update_eff(m, m->mtx_owner[obj]); /* R5.4: a waiter left */
     }
-    release_mutexes(m, t);
-    th->prio = th->base; /* nothing inherited any more */
+    release_next(m, t); /* R5.6: the first now, the others stepwise */
     if (m->lock_depth != 0u && m->cur == t) {
         m->lock_depth = 0; /* R6.4: whatever its depth */
     }

@@ -587,6 +587,16 @@ static void sync_walk_ends(void)
 
 static void irq_sync(void)
 {
+    /* R5.6: the switch handler releases an ended thread's other mutexes one
+     * per masked step; the steps the kernel has made show as the mutex with
+     * another owner than the ended thread (or none). */
+    while (M.nrelq > 0) {
+        int x = md_next_release(&M, M.relq[0]);
+        if (x != MD_NONE && lm_mutex_owner(&mtx[x]) == th[M.relq[0]]) {
+            break;
+        }
+        md_release_step(&M);
+    }
     lm_tick_t now = lm_tick_now();
     while (M.time != now) {
         md_process_due(&M);
