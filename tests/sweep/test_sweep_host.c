@@ -1,0 +1,274 @@
+/*
+ * Hosted interrupt-placement sweep (docs/sweep.md). The kernel is the
+ * instrumented one (limen_kernel_bbcount): lm_hosted_irq_at_block places the
+ * handler before the n-th kernel basic block run unmasked in thread context
+ * after the actor arms it, so n walks over every point of the call where
+ * Cortex-M could take an interrupt that the hosted port's unmask delivery
+ * never reaches (argument checks before the lock, the stack fill of a start,
+ * the gaps between the masked steps of a delete, a flush or a flags set).
+ *
+ * Every run is a child process (fork), so a run that corrupts the kernel,
+ * trips a sanitizer or hangs (alarm) is a violation of its own and the sweep
+ * goes on. Usage:
+ *
+ *     test_sweep_host [--full] [--json FILE] [--only SCENARIO]
+ *
+ * Without --full: the scenarios marked for ctest, every block of the first
+ * DENSE and the last DENSE blocks of each call and every STRIDE-th block in
+ * between. --full: every scenario and every block.
+ */
+#define _GNU_SOURCE 1 /* fileno, ftruncate, MAP_ANONYMOUS in C11 mode */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "harness.h"
+#include "sweep.h"
+
+#define DENSE 150u
+#define STRIDE 997u
+#define MAX_OFFSET 400000u
+#define RUN_SECONDS 20u
+
+static struct sw_result *shared; /* written by the child */
+static FILE *errlog;             /* the children's stderr */
+
+static void irq_fn(void *arg)
+{
+    (void)arg;
+    sw_irq();
+}
+
+void sw_arm(uint32_t offset)
+{
+    LMT_EQ(lm_hosted_irq_at_block(offset, irq_fn, NULL), 0);
+}
+
+static bool verbose; /* --one: say where the interrupt landed */
+
+void sw_irq_note(void)
+{
+    if (verbose) {
+        fprintf(stderr, "# interrupt in thread %s at kernel block %llu\n",
+                lm_thread_name(lm_thread_self()), (unsigned long long)lm_hosted_block_count());
+    }
+}
+
+_Noreturn void sw_fatal_exit(void)
+{
+    _exit(0); /* the violation is in the shared result */
+}
+
+/* The first line of a sanitizer's report in the children's stderr. */
+static void crash_reason(char *buf, size_t n)
+{
+    char line[512];
+    buf[0] = '\0';
+    fflush(errlog);
+    rewind(errlog);
+    while (fgets(line, sizeof line, errlog) != NULL) {
+        if (strstr(line, "ERROR: AddressSanitizer") != NULL ||
+            strstr(line, "runtime error:") != NULL || strstr(line, "FAIL ") != NULL) {
+            line[strcspn(line, "\n")] = '\0';
+            snprintf(buf, n, "%s", line);
+            return;
+        }
+    }
+}
+
+static void run_forked(unsigned sc, unsigned act, uint32_t off, struct sw_result *r)
+{
+    fflush(stdout);
+    fflush(stderr);
+    if (ftruncate(fileno(errlog), 0) != 0) {
+        lmt_fail(__FILE__, __LINE__, "ftruncate");
+    }
+    rewind(errlog);
+    memset(shared, 0, sizeof *shared);
+    pid_t pid = fork();
+    LMT_CHECK(pid >= 0);
+    if (pid == 0) {
+        (void)dup2(fileno(errlog), 2);
+        alarm(RUN_SECONDS);
+        sw_run_one(sc, act, off, shared);
+        _exit(0);
+    }
+    int status = 0;
+    LMT_EQ(waitpid(pid, &status, 0), pid);
+    *r = *shared;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        char why[300];
+        crash_reason(why, sizeof why);
+        r->violation = true;
+        if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
+            snprintf(r->what, sizeof r->what, "hang: no end in %u s", RUN_SECONDS);
+        } else {
+            snprintf(r->what, sizeof r->what, "crash (%s %d): %.150s",
+                     WIFSIGNALED(status) ? "signal" : "exit",
+                     WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status), why);
+        }
+    }
+}
+
+struct row {
+    unsigned runs, in_call, violations;
+    uint32_t first_off, last_in_call;
+    char first[SW_MSG];
+};
+
+/* Sweep one (scenario, action): offsets from 1 until the interrupt lands
+ * after the call (late) or never. */
+static void sweep_pair(unsigned sc, unsigned act, bool full, struct row *row)
+{
+    struct sw_result r;
+    memset(row, 0, sizeof *row);
+    uint32_t prev = 0; /* last offset that landed in the call */
+    for (uint32_t n = 1; n <= MAX_OFFSET;) {
+        run_forked(sc, act, n, &r);
+        row->runs++;
+        if (r.violation) {
+            if (row->violations++ == 0u) {
+                row->first_off = n;
+                snprintf(row->first, sizeof row->first, "%s", r.what);
+            }
+        }
+        if (!r.fired || r.late) {
+            /* Past the end: fill in the tail the stride skipped. */
+            uint32_t from = prev + 1u;
+            if (n > DENSE && n - DENSE > from) {
+                from = n - DENSE;
+            }
+            for (uint32_t m = from; m < n; m++) {
+                run_forked(sc, act, m, &r);
+                row->runs++;
+                if (r.fired && !r.late) {
+                    row->in_call += r.fired_in_call ? 1u : 0u;
+                    row->last_in_call = m;
+                }
+                if (r.violation && row->violations++ == 0u) {
+                    row->first_off = m;
+                    snprintf(row->first, sizeof row->first, "%s", r.what);
+                }
+            }
+            return;
+        }
+        if (r.fired_in_call) {
+            row->in_call++;
+        }
+        row->last_in_call = n;
+        prev = n;
+        n += (full || n < DENSE) ? 1u : STRIDE;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    bool full = false;
+    const char *json = NULL;
+    const char *only = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--full") == 0) {
+            full = true;
+        } else if (strcmp(argv[i], "--json") == 0 && i + 1 < argc) {
+            json = argv[++i];
+        } else if (strcmp(argv[i], "--one") == 0 && i + 3 < argc) {
+            /* One run in this process, for a debugger: --one SCENARIO ACTION OFFSET */
+            verbose = true;
+            static struct sw_result r;
+            for (unsigned sc = 0; sc < sw_nscenarios; sc++) {
+                for (unsigned a = 0; a < sw_scenarios[sc].nactions; a++) {
+                    if (strcmp(sw_scenarios[sc].name, argv[i + 1]) == 0 &&
+                        strcmp(sw_scenarios[sc].actions[a].name, argv[i + 2]) == 0) {
+                        sw_run_one(sc, a, (uint32_t)strtoul(argv[i + 3], NULL, 0), &r);
+                        printf("fired %d in_call %d late %d violation %d: %s\n", r.fired,
+                               r.fired_in_call, r.late, r.violation, r.what);
+                        return r.violation ? 1 : 0;
+                    }
+                }
+            }
+            return 2;
+        } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+            only = argv[++i];
+        } else {
+            fprintf(stderr, "usage: %s [--full] [--json FILE] [--only SCENARIO] [--one SCENARIO ACTION OFFSET]\n", argv[0]);
+            return 2;
+        }
+    }
+    shared = mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    LMT_CHECK(shared != MAP_FAILED);
+    errlog = tmpfile();
+    LMT_CHECK(errlog != NULL);
+    FILE *js = json != NULL ? fopen(json, "w") : NULL;
+    if (js != NULL) {
+        fprintf(js, "{\"sweep\": \"host\", \"unit\": \"kernel basic block\", \"full\": %s, "
+                    "\"rows\": [\n", full ? "true" : "false");
+    }
+    printf("%-28s %-24s %-14s %6s %7s %5s  %s\n", "scenario", "call", "action", "runs",
+           "in-call", "viol", "first violation (offset: what)");
+    unsigned total_runs = 0, total_viol = 0, unexpected = 0, xfail = 0, xpass = 0;
+    bool first_row = true;
+    for (unsigned sc = 0; sc < sw_nscenarios; sc++) {
+        const struct sw_scenario *s = &sw_scenarios[sc];
+        if ((only != NULL && strcmp(only, s->name) != 0) || (only == NULL && !full && !s->in_ctest)) {
+            continue;
+        }
+        for (unsigned a = 0; a < s->nactions; a++) {
+            struct row row;
+            sweep_pair(sc, a, full, &row);
+            const char *xf = sw_expected_failure(s->name, s->actions[a].name);
+            const char *verdict = "ok";
+            if (row.violations != 0u) {
+                verdict = xf != NULL ? "XFAIL" : "FAIL";
+                if (xf != NULL) {
+                    xfail++;
+                } else {
+                    unexpected++;
+                }
+            } else if (xf != NULL) {
+                verdict = "XPASS";
+                xpass++;
+            }
+            total_runs += row.runs;
+            total_viol += row.violations;
+            printf("%-28s %-24s %-14s %6u %7u %5u  %s", s->name, s->call, s->actions[a].name,
+                   row.runs, row.in_call, row.violations, verdict);
+            if (row.violations != 0u) {
+                printf(" @%u: %s", (unsigned)row.first_off, row.first);
+            }
+            if (xf != NULL) {
+                printf(" [expected: %s]", xf);
+            }
+            printf("\n");
+            fflush(stdout);
+            if (js != NULL) {
+                fprintf(js, "%s  {\"scenario\": \"%s\", \"call\": \"%s\", \"action\": \"%s\", "
+                            "\"runs\": %u, \"offsets_in_call\": %u, \"last_offset_in_call\": %u, "
+                            "\"violations\": %u, \"verdict\": \"%s\", \"first_offset\": %u, "
+                            "\"first\": \"",
+                        first_row ? "" : ",\n", s->name, s->call, s->actions[a].name, row.runs,
+                        row.in_call, (unsigned)row.last_in_call, row.violations, verdict,
+                        (unsigned)row.first_off);
+                for (const char *c = row.first; *c != '\0'; c++) {
+                    if (*c == '"' || *c == '\\') {
+                        fputc('\\', js);
+                    }
+                    fputc(*c >= ' ' ? *c : ' ', js);
+                }
+                fprintf(js, "\"}");
+                first_row = false;
+            }
+        }
+    }
+    printf("# host sweep: %u runs, %u violating runs; pairs: %u unexpected FAIL, %u XFAIL "
+           "(known defects, tests/sweep/expected.c), %u XPASS\n",
+           total_runs, total_viol, unexpected, xfail, xpass);
+    if (js != NULL) {
+        fprintf(js, "\n], \"runs\": %u, \"violating_runs\": %u, \"unexpected\": %u, "
+                    "\"xfail\": %u, \"xpass\": %u}\n",
+                total_runs, total_viol, unexpected, xfail, xpass);
+        fclose(js);
+    }
+    return unexpected == 0u ? 0 : 1;
+}
