@@ -45,8 +45,9 @@ static const struct xfail xfails[] = {
      "issue 10 defect 3 (audit): lm_queue_send checks the magic word before the lock; a "
      "handler deleting the queue in between (capacity 0) leaves the sender blocked for ever"},
     {"thread_start_fill", "sem_delete",
-     "issue 10 defect 3 (audit): as sem_take_blocks/sem_delete, reached on the target when the "
-     "interrupt lands in W1's lm_sem_take between its magic check and its lock"},
+     "issue 10 defect 3 (audit): as sem_take_blocks/sem_delete, when the interrupt lands in "
+     "W1's lm_sem_take (W1 runs as soon as A's start ends) between its magic check and its "
+     "lock"},
     {"thread_start_fill", "start_w1",
      "issue 10 defect 3: lm_thread_start checks and fills the stack outside the lock; a "
      "handler starting the same thread makes both return LM_OK"},

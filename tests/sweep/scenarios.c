@@ -32,6 +32,7 @@ static struct {
     lm_thread_t *t[TN];
     lm_status_t st[TN];
     bool has_st[TN];
+    bool waiting_at_arm[TN]; /* blocked in its wait when A armed */
     lm_status_t hst; /* the handler's own call */
     bool has_hst;
 } sw;
@@ -712,6 +713,9 @@ static void actor(void *arg)
     if (sw.sc->pre != NULL) {
         sw.sc->pre();
     }
+    for (int i = 0; i < TN; i++) {
+        sw.waiting_at_arm[i] = sw.t[i] != NULL && lm_thread_state(sw.t[i]) == LM_THREAD_BLOCKED;
+    }
     sw.in_call = true;
     sw_arm(sw.offset);
     sw.sc->call_fn();
@@ -778,6 +782,12 @@ static void janitor(void *arg)
         if (sw.has_st[i] && !(i == TA ? legal_call_status(sw.st[i])
                                       : legal_wait_status(sw.st[i]))) {
             violation("%s returned %s", tname[i], lm_status_name(sw.st[i]));
+            return;
+        }
+        /* A wait under way when the object went away ends with DELETED. */
+        if (sw.has_st[i] && sw.waiting_at_arm[i] && sw.st[i] == LM_ERR_OBJECT) {
+            violation("%s was waiting when the interrupt was armed, its wait returned "
+                      "LM_ERR_OBJECT", tname[i]);
             return;
         }
     }

@@ -15,7 +15,9 @@
  *
  * Without --full: the scenarios marked for ctest, every block of the first
  * DENSE and the last DENSE blocks of each call and every STRIDE-th block in
- * between. --full: every scenario and every block.
+ * between. --full: every scenario, every block of each call up to
+ * FULL_DENSE blocks (that is every call but lm_thread_start, whose stack fill
+ * is then walked every FULL_STRIDE-th block), and the last DENSE blocks.
  */
 #define _GNU_SOURCE 1 /* fileno, ftruncate, MAP_ANONYMOUS in C11 mode */
 #include <signal.h>
@@ -29,6 +31,11 @@
 
 #define DENSE 150u
 #define STRIDE 997u
+/* --full: every block of the first FULL_DENSE (every call of the scenarios
+ * but lm_thread_start, whose watermark fill is ~2 blocks per stack byte),
+ * then every FULL_STRIDE-th, and the last DENSE before the end. */
+#define FULL_DENSE 4000u
+#define FULL_STRIDE 13u
 #define MAX_OFFSET 400000u
 #define RUN_SECONDS 20u
 
@@ -118,6 +125,19 @@ struct row {
     char first[SW_MSG];
 };
 
+/* Count one run of the tail into the row. */
+static void note(struct row *row, const struct sw_result *r, uint32_t off, bool in)
+{
+    if (in) {
+        row->in_call += r->fired_in_call ? 1u : 0u;
+        row->last_in_call = off > row->last_in_call ? off : row->last_in_call;
+    }
+    if (r->violation && row->violations++ == 0u) {
+        row->first_off = off;
+        snprintf(row->first, sizeof row->first, "%s", r->what);
+    }
+}
+
 /* Sweep one (scenario, action): offsets from 1 until the interrupt lands
  * after the call (late) or never. */
 static void sweep_pair(unsigned sc, unsigned act, bool full, struct row *row)
@@ -135,22 +155,29 @@ static void sweep_pair(unsigned sc, unsigned act, bool full, struct row *row)
             }
         }
         if (!r.fired || r.late) {
-            /* Past the end: fill in the tail the stride skipped. */
-            uint32_t from = prev + 1u;
-            if (n > DENSE && n - DENSE > from) {
-                from = n - DENSE;
+            /* Past the end. After a stride, find the end by bisection and
+             * sweep the last DENSE blocks before it one by one. */
+            uint32_t lo = prev, hi = n;
+            while (hi - lo > 1u) {
+                uint32_t mid = lo + (hi - lo) / 2u;
+                run_forked(sc, act, mid, &r);
+                row->runs++;
+                bool in = r.fired && !r.late;
+                note(row, &r, mid, in);
+                if (in) {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
             }
-            for (uint32_t m = from; m < n; m++) {
+            uint32_t from = prev + 1u;
+            if (lo > DENSE && lo - DENSE > from) {
+                from = lo - DENSE;
+            }
+            for (uint32_t m = from; m < lo; m++) {
                 run_forked(sc, act, m, &r);
                 row->runs++;
-                if (r.fired && !r.late) {
-                    row->in_call += r.fired_in_call ? 1u : 0u;
-                    row->last_in_call = m;
-                }
-                if (r.violation && row->violations++ == 0u) {
-                    row->first_off = m;
-                    snprintf(row->first, sizeof row->first, "%s", r.what);
-                }
+                note(row, &r, m, r.fired && !r.late);
             }
             return;
         }
@@ -159,7 +186,7 @@ static void sweep_pair(unsigned sc, unsigned act, bool full, struct row *row)
         }
         row->last_in_call = n;
         prev = n;
-        n += (full || n < DENSE) ? 1u : STRIDE;
+        n += full ? (n < FULL_DENSE ? 1u : FULL_STRIDE) : (n < DENSE ? 1u : STRIDE);
     }
 }
 
