@@ -34,6 +34,13 @@
 #define DT_INTCLR LM_REG32(DT_BASE + 0x0Cu)
 #define DT_CTRL_ONESHOT_IRQ_32BIT (0x80u | 0x20u | 0x02u | 0x01u)
 
+/* The harness's watchdog (support.c, CMSDK timer 0) allows 20 s of virtual
+ * time per image. The sweep takes about 3 s of it; each pair restarts it, so
+ * that more scenarios never reach the limit while a pair that hangs is still
+ * stopped after 20 s. */
+#define T0_VALUE LM_REG32(0x40000000u + 0x04u)
+#define WATCHDOG_COUNTS (MPS2_SYSCLK_HZ * 20u)
+
 #define COUNT_INSNS 40u   /* instructions per timer count at 25 MHz, 1 GHz icount */
 #define DENSE MAX_OFFSET  /* every offset (a run takes ~0.1 ms of host time) */
 #define STRIDE 1u
@@ -200,6 +207,7 @@ LMT_CASE(sweep)
     printf("%-28s %-14s %6s %7s %6s %6s %5s  %s\n", "scenario", "action", "runs", "in-call",
            "pcs", "step1", "viol", "first violation (offset: what)");
     unsigned runs = 0, viol = 0, unexpected = 0, skipped = 0, xfail = 0, xpass = 0;
+    uint32_t t0 = lm_board_timestamp();
     /* The pairs expected to fail come last (full image only): one of them
      * may hard-fault, which ends the image. */
     for (unsigned pass = 0; pass < 2u; pass++) {
@@ -217,6 +225,7 @@ LMT_CASE(sweep)
                     continue;
                 }
                 struct row row;
+                T0_VALUE = WATCHDOG_COUNTS;
                 sweep_pair(sc, a, &row);
                 runs += row.runs;
                 viol += row.violations;
@@ -239,6 +248,8 @@ LMT_CASE(sweep)
             }
         }
     }
+    printf("# virtual time: %u ms\n",
+           (unsigned)((lm_board_timestamp() - t0) / (MPS2_SYSCLK_HZ / 1000u)));
     printf("# target sweep: %u runs, %u violating runs; pairs: %u unexpected FAIL, %u XFAIL, "
            "%u XPASS, %u skipped (expected failures)\n",
            runs, viol, unexpected, xfail, xpass, skipped);
