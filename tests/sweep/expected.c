@@ -41,6 +41,18 @@ static const struct xfail xfails[] = {
     {"sem_take_blocks", "sem_delete",
      "issue 10 defect 3 (audit): lm_sem_take checks the magic word before the lock; a "
      "handler deleting the semaphore in between leaves the caller blocked for ever on it"},
+    {"queue_receive_blocks", "q_delete",
+     "issue 10 defect 3 (audit): lm_queue_receive checks the magic word before the lock; "
+     "a handler deleting the queue in between leaves the receiver blocked for ever"},
+    {"queue_send_blocks", "q_delete",
+     "issue 10 defect 3 (audit): lm_queue_send checks the magic word before the lock; a "
+     "handler deleting the queue in between leaves the sender blocked for ever"},
+    {"flags_wait_blocks", "f_delete",
+     "issue 10 defect 3 (audit): lm_flags_wait checks the magic word before the lock; a "
+     "handler deleting the group in between leaves the waiter blocked for ever"},
+    {"pool_alloc_blocks", "p_delete",
+     "issue 10 defect 3 (audit): lm_pool_alloc checks the magic word before the lock; a "
+     "handler deleting the pool in between leaves the caller blocked for ever"},
     {"queue_send_to_receiver", "q_delete",
      "issue 10 defect 3 (audit): lm_queue_send checks the magic word before the lock; a "
      "handler deleting the queue in between (capacity 0) leaves the sender blocked for ever"},

@@ -290,6 +290,19 @@ static void su_queue_1r(void)
     spawn(TW1, 3, b_q_recv, true);
 }
 
+static void su_queue_empty(void)
+{
+    mk_queue();
+}
+
+static void su_queue_full(void)
+{
+    mk_queue();
+    uint32_t m = 1;
+    LMT_ST(lm_queue_send(&Q, &m, sizeof m, LM_NO_WAIT), LM_OK);
+    LMT_ST(lm_queue_send(&Q, &m, sizeof m, LM_NO_WAIT), LM_OK);
+}
+
 static void mk_flags(void)
 {
     LMT_ST(lm_flags_create(&F, 0), LM_OK);
@@ -307,6 +320,20 @@ static void mk_pool(void)
     LMT_ST(lm_pool_create(&P, pbuf, sizeof pbuf, 16, 1), LM_OK);
     lmt_kc_add_pool(&P);
     LMT_ST(lm_pool_alloc(&P, &blk, LM_NO_WAIT), LM_OK);
+}
+
+static void su_pool_empty(void)
+{
+    mk_pool();
+}
+
+static void su_flags_0w(void)
+{
+    mk_flags();
+}
+
+static void su_none(void)
+{
 }
 
 static void su_pool_3w(void)
@@ -382,6 +409,26 @@ static void c_queue_send(void)
     rec(lm_queue_send(&Q, &m, sizeof m, LM_WAIT_FOREVER));
 }
 static void c_flags_set(void) { rec(lm_flags_set(&F, 0x7u)); }
+static void c_queue_receive(void)
+{
+    uint32_t m = 0;
+    rec(lm_queue_receive(&Q, &m, sizeof m, LM_WAIT_FOREVER));
+}
+static void c_flags_wait(void)
+{
+    uint32_t seen = 0;
+    rec(lm_flags_wait(&F, 0x1u, LM_FLAGS_CONSUME, &seen, LM_WAIT_FOREVER));
+}
+static void c_pool_alloc(void)
+{
+    void *b = NULL;
+    lm_status_t st = lm_pool_alloc(&P, &b, LM_WAIT_FOREVER);
+    rec(st);
+    if (st == LM_OK) {
+        (void)lm_pool_free(&P, b);
+    }
+}
+static void c_sleep(void) { rec(lm_thread_sleep(5)); }
 static void c_flags_delete(void) { rec(lm_flags_delete(&F)); }
 static void c_pool_delete(void) { rec(lm_pool_delete(&P)); }
 static void c_pool_free(void) { rec(lm_pool_free(&P, blk)); }
@@ -529,6 +576,7 @@ static void h_q_recreate(void)
     hrec(lm_queue_create(&Q, qbuf, 4, 2));
 }
 static void h_f_set(void) { hrec(lm_flags_set(&F, 0x8u)); }
+static void h_f_set1(void) { hrec(lm_flags_set(&F, 0x1u)); }
 static void h_f_clear(void) { hrec(lm_flags_clear(&F, 0x7u)); }
 static void h_f_delete(void) { hrec(lm_flags_delete(&F)); }
 static void h_f_recreate(void)
@@ -578,6 +626,21 @@ static const struct sw_action a_sem_take[] = {
 static const struct sw_action a_queue[] = {
     ACT(h_q_recv), ACT(h_q_send), ACT(h_q_flush), ACT(h_q_delete), ACT(h_q_recreate),
     ACT(h_term_a), ACT(h_term_w2), ACT(h_prio_w3), ACT(h_abort_w1), ACT(h_susp_a),
+};
+static const struct sw_action a_queue_actor[] = {
+    ACT(h_q_recv), ACT(h_q_send), ACT(h_q_flush), ACT(h_q_delete), ACT(h_q_recreate),
+    ACT(h_term_a), ACT(h_abort_a), ACT(h_prio_a), ACT(h_susp_a),
+};
+static const struct sw_action a_flags_actor[] = {
+    ACT(h_f_set1), ACT(h_f_clear), ACT(h_f_delete), ACT(h_f_recreate), ACT(h_term_a),
+    ACT(h_abort_a), ACT(h_prio_a), ACT(h_susp_a),
+};
+static const struct sw_action a_pool_actor[] = {
+    ACT(h_p_free), ACT(h_p_delete), ACT(h_p_recreate), ACT(h_term_a), ACT(h_abort_a),
+    ACT(h_prio_a), ACT(h_susp_a),
+};
+static const struct sw_action a_sleep[] = {
+    ACT(h_abort_a), ACT(h_term_a), ACT(h_prio_a), ACT(h_susp_a),
 };
 static const struct sw_action a_queue_one[] = {
     ACT(h_q_recv), ACT(h_q_send), ACT(h_q_delete), ACT(h_q_recreate), ACT(h_term_w1),
@@ -664,6 +727,16 @@ const struct sw_scenario sw_scenarios[] = {
         c_queue_delete, k_queue, NULL, a_queue, PRIO_A, true),
     SCN("queue_send_to_receiver", "lm_queue_send", su_queue_1r, NULL, c_queue_send, k_queue,
         NULL, a_queue_one, PRIO_A, false),
+    SCN("queue_receive_blocks", "lm_queue_receive", su_queue_empty, NULL, c_queue_receive,
+        k_queue, NULL, a_queue_actor, PRIO_A, true),
+    SCN("queue_send_blocks", "lm_queue_send", su_queue_full, NULL, c_queue_send, k_queue,
+        NULL, a_queue_actor, PRIO_A, true),
+    SCN("flags_wait_blocks", "lm_flags_wait", su_flags_0w, NULL, c_flags_wait, k_flags, NULL,
+        a_flags_actor, PRIO_A, true),
+    SCN("pool_alloc_blocks", "lm_pool_alloc", su_pool_empty, NULL, c_pool_alloc, k_pool, NULL,
+        a_pool_actor, PRIO_A, true),
+    SCN("thread_sleep", "lm_thread_sleep", su_none, NULL, c_sleep, NULL, NULL, a_sleep, PRIO_A,
+        true),
     SCN("flags_set_3w", "lm_flags_set", su_flags, NULL, c_flags_set, k_flags, NULL, a_flags,
         PRIO_A, true),
     SCN("flags_delete_3w", "lm_flags_delete", su_flags, NULL, c_flags_delete, k_flags, NULL,
@@ -736,6 +809,16 @@ static bool legal_call_status(lm_status_t s)
     return legal_wait_status(s) || s == LM_ERR_STATE || s == LM_ERR_NOT_OWNER;
 }
 
+static bool any_sleeping(void)
+{
+    for (int i = 0; i < TZ; i++) {
+        if (sw.t[i] != NULL && lm_thread_state(sw.t[i]) == LM_THREAD_SLEEPING) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static void resume_all(void)
 {
     for (int i = 0; i < TZ; i++) {
@@ -750,6 +833,10 @@ static void janitor(void *arg)
 {
     (void)arg;
     sw.janitor = true;
+    /* A sleep ends by itself: let it (a few ticks at most in the scenarios). */
+    for (int round = 0; round < 8 && any_sleeping(); round++) {
+        (void)lm_thread_sleep(4);
+    }
     const char *v = lmt_kc_check(true);
     if (v != NULL) {
         violation("settled: %s", v);
@@ -760,6 +847,9 @@ static void janitor(void *arg)
      * may block again, so both once more. */
     for (int round = 0; round < 2; round++) {
         resume_all();
+        for (int n = 0; n < 8 && any_sleeping(); n++) {
+            (void)lm_thread_sleep(4); /* a resumed thread may sleep now */
+        }
         if (sw.sc->cleanup != NULL) {
             sw.sc->cleanup();
         }
