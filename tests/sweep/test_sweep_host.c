@@ -7,9 +7,10 @@
  * never reaches (argument checks before the lock, the stack fill of a start,
  * the gaps between the masked steps of a delete, a flush or a flags set).
  *
- * Every run is a child process (fork), so a run that corrupts the kernel,
- * trips a sanitizer or hangs (alarm) is a violation of its own and the sweep
- * goes on. Usage:
+ * The runs are made in a child process (fork), one after the other; a run
+ * that corrupts the kernel, trips a sanitizer or hangs (alarm) is a
+ * violation of its own, a new child takes the next run and the sweep goes
+ * on. Usage:
  *
  *     test_sweep_host [--full] [--json FILE] [--only SCENARIO]
  *
@@ -85,42 +86,106 @@ static void crash_reason(char *buf, size_t n)
     }
 }
 
-static void run_forked(unsigned sc, unsigned act, uint32_t off, struct sw_result *r)
+/* The runs are served by a child process that runs one request after the
+ * other (a fork per run costs more than the run under ASan); a run that
+ * crashes, trips a sanitizer, ends in lm_fatal or hangs takes the child
+ * with it, and the next run starts a new one. */
+struct request {
+    uint32_t sc, act, off;
+};
+
+static pid_t child = -1;
+static int to_child = -1, from_child = -1;
+
+_Noreturn static void serve(int in, int out)
 {
+    struct request q;
+    (void)dup2(fileno(errlog), 2);
+    while (read(in, &q, sizeof q) == (ssize_t)sizeof q) {
+        alarm(RUN_SECONDS);
+        sw_run_one(q.sc, q.act, q.off, shared);
+        alarm(0);
+        char done = 1;
+        if (write(out, &done, 1) != 1) {
+            break;
+        }
+    }
+    _exit(0);
+}
+
+static void start_child(void)
+{
+    int down[2], up[2];
+    LMT_CHECK(pipe(down) == 0 && pipe(up) == 0);
     fflush(stdout);
     fflush(stderr);
+    child = fork();
+    LMT_CHECK(child >= 0);
+    if (child == 0) {
+        close(down[1]);
+        close(up[0]);
+        serve(down[0], up[1]);
+    }
+    close(down[0]);
+    close(up[1]);
+    to_child = down[1];
+    from_child = up[0];
+}
+
+static void stop_child(void)
+{
+    if (child < 0) {
+        return;
+    }
+    close(to_child);
+    close(from_child);
+    int status = 0;
+    (void)waitpid(child, &status, 0);
+    child = -1;
+}
+
+static void run_forked(unsigned sc, unsigned act, uint32_t off, struct sw_result *r)
+{
+    if (child < 0) {
+        start_child();
+    }
     if (ftruncate(fileno(errlog), 0) != 0) {
         lmt_fail(__FILE__, __LINE__, "ftruncate");
     }
-    rewind(errlog);
+    rewind(errlog); /* the offset is shared with the child's stderr */
     memset(shared, 0, sizeof *shared);
-    pid_t pid = fork();
-    LMT_CHECK(pid >= 0);
-    if (pid == 0) {
-        (void)dup2(fileno(errlog), 2);
-        alarm(RUN_SECONDS);
-        sw_run_one(sc, act, off, shared);
-        _exit(0);
+    struct request q = {sc, act, off};
+    char done = 0;
+    LMT_CHECK(write(to_child, &q, sizeof q) == (ssize_t)sizeof q);
+    if (read(from_child, &done, 1) == 1) {
+        *r = *shared;
+        return;
     }
+    /* The child ended inside the run. */
+    close(to_child);
+    close(from_child);
     int status = 0;
-    LMT_EQ(waitpid(pid, &status, 0), pid);
+    LMT_EQ(waitpid(child, &status, 0), child);
+    child = -1;
     *r = *shared;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        char why[300];
-        crash_reason(why, sizeof why);
-        r->violation = true;
-        if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
-            snprintf(r->what, sizeof r->what, "hang: no end in %u s", RUN_SECONDS);
-        } else {
-            snprintf(r->what, sizeof r->what, "crash (%s %d): %.150s",
-                     WIFSIGNALED(status) ? "signal" : "exit",
-                     WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status), why);
-        }
+    if (r->violation) {
+        return; /* lm_fatal: the hook recorded it and ended the child */
+    }
+    char why[300];
+    crash_reason(why, sizeof why);
+    r->violation = true;
+    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
+        snprintf(r->what, sizeof r->what, "hang: no end in %u s", RUN_SECONDS);
+    } else {
+        snprintf(r->what, sizeof r->what, "crash (%s %d): %.150s",
+                 WIFSIGNALED(status) ? "signal" : "exit",
+                 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status), why);
     }
 }
 
 struct row {
     unsigned runs, in_call, violations;
+    uint32_t ret_off; /* first offset seen landing after the call returned (0: none) */
     uint32_t first_off, last_in_call;
     char first[SW_MSG];
 };
@@ -128,6 +193,9 @@ struct row {
 /* Count one run of the tail into the row. */
 static void note(struct row *row, const struct sw_result *r, uint32_t off, bool in)
 {
+    if (in && !r->fired_in_call && (row->ret_off == 0u || off < row->ret_off)) {
+        row->ret_off = off;
+    }
     if (in) {
         row->in_call += r->fired_in_call ? 1u : 0u;
         row->last_in_call = off > row->last_in_call ? off : row->last_in_call;
@@ -183,6 +251,8 @@ static void sweep_pair(unsigned sc, unsigned act, bool full, struct row *row)
         }
         if (r.fired_in_call) {
             row->in_call++;
+        } else if (row->ret_off == 0u) {
+            row->ret_off = n;
         }
         row->last_in_call = n;
         prev = n;
@@ -232,8 +302,8 @@ int main(int argc, char **argv)
         fprintf(js, "{\"sweep\": \"host\", \"unit\": \"kernel basic block\", \"full\": %s, "
                     "\"rows\": [\n", full ? "true" : "false");
     }
-    printf("%-28s %-24s %-14s %6s %7s %5s  %s\n", "scenario", "call", "action", "runs",
-           "in-call", "viol", "first violation (offset: what)");
+    printf("%-28s %-24s %-14s %6s %7s %6s %5s  %s\n", "scenario", "call", "action", "runs",
+           "in-call", "ret@", "viol", "first violation (offset: what)");
     unsigned total_runs = 0, total_viol = 0, unexpected = 0, xfail = 0, xpass = 0;
     bool first_row = true;
     for (unsigned sc = 0; sc < sw_nscenarios; sc++) {
@@ -259,8 +329,9 @@ int main(int argc, char **argv)
             }
             total_runs += row.runs;
             total_viol += row.violations;
-            printf("%-28s %-24s %-14s %6u %7u %5u  %s", s->name, s->call, s->actions[a].name,
-                   row.runs, row.in_call, row.violations, verdict);
+            printf("%-28s %-24s %-14s %6u %7u %6u %5u  %s", s->name, s->call,
+                   s->actions[a].name, row.runs, row.in_call, (unsigned)row.ret_off,
+                   row.violations, verdict);
             if (row.violations != 0u) {
                 printf(" @%u: %s", (unsigned)row.first_off, row.first);
             }
@@ -271,12 +342,13 @@ int main(int argc, char **argv)
             fflush(stdout);
             if (js != NULL) {
                 fprintf(js, "%s  {\"scenario\": \"%s\", \"call\": \"%s\", \"action\": \"%s\", "
-                            "\"runs\": %u, \"offsets_in_call\": %u, \"last_offset_in_call\": %u, "
+                            "\"runs\": %u, \"offsets_in_call\": %u, \"offset_of_return\": %u, "
+                            "\"last_offset_in_call\": %u, "
                             "\"violations\": %u, \"verdict\": \"%s\", \"first_offset\": %u, "
                             "\"first\": \"",
                         first_row ? "" : ",\n", s->name, s->call, s->actions[a].name, row.runs,
-                        row.in_call, (unsigned)row.last_in_call, row.violations, verdict,
-                        (unsigned)row.first_off);
+                        row.in_call, (unsigned)row.ret_off, (unsigned)row.last_in_call,
+                        row.violations, verdict, (unsigned)row.first_off);
                 for (const char *c = row.first; *c != '\0'; c++) {
                     if (*c == '"' || *c == '\\') {
                         fputc('\\', js);
@@ -288,6 +360,7 @@ int main(int argc, char **argv)
             }
         }
     }
+    stop_child();
     printf("# host sweep: %u runs, %u violating runs; pairs: %u unexpected FAIL, %u XFAIL "
            "(known defects, tests/sweep/expected.c), %u XPASS\n",
            total_runs, total_viol, unexpected, xfail, xpass);

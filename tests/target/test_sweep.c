@@ -115,6 +115,7 @@ static void note_pc(uint32_t pc)
 
 struct row {
     unsigned runs, in_call, violations, steps1;
+    uint32_t ret_off; /* first offset landing after the call returned (0: none) */
     uint32_t first_off;
     char first[SW_MSG];
 };
@@ -151,6 +152,9 @@ static void sweep_pair(unsigned sc, unsigned a, struct row *row)
                     row->steps1++;
                 }
             }
+        }
+        if (r.fired && !r.late && !r.fired_in_call && row->ret_off == 0u) {
+            row->ret_off = k;
         }
         if (!r.fired || r.late) {
             return;
@@ -204,8 +208,8 @@ LMT_CASE(sweep)
 {
     lm_nvic_set_priority(IRQ_DUALTIMER, 0x80u);
     lm_nvic_enable(IRQ_DUALTIMER);
-    printf("%-28s %-14s %6s %7s %6s %6s %5s  %s\n", "scenario", "action", "runs", "in-call",
-           "pcs", "step1", "viol", "first violation (offset: what)");
+    printf("%-28s %-14s %6s %7s %6s %6s %6s %5s  %s\n", "scenario", "action", "runs",
+           "in-call", "ret@", "pcs", "step1", "viol", "first violation (offset: what)");
     unsigned runs = 0, viol = 0, unexpected = 0, skipped = 0, xfail = 0, xpass = 0;
     uint32_t t0 = lm_board_timestamp();
     /* The pairs expected to fail come last (full image only): one of them
@@ -234,17 +238,19 @@ LMT_CASE(sweep)
                 unexpected += (row.violations != 0u && xf == NULL) ? 1u : 0u;
                 xfail += (row.violations != 0u && xf != NULL) ? 1u : 0u;
                 xpass += (row.violations == 0u && xf != NULL) ? 1u : 0u;
-                printf("%-28s %-14s %6u %7u %6u %6u %5u  %s", s->name, s->actions[a].name,
-                       row.runs, row.in_call, npcs, row.steps1, row.violations, verdict);
+                printf("%-28s %-14s %6u %7u %6u %6u %6u %5u  %s", s->name, s->actions[a].name,
+                       row.runs, row.in_call, (unsigned)row.ret_off, npcs, row.steps1,
+                       row.violations, verdict);
                 if (row.violations != 0u) {
                     printf(" @%u: %s", (unsigned)row.first_off, row.first);
                 }
                 printf("\n");
                 printf("#json {\"scenario\": \"%s\", \"call\": \"%s\", \"action\": \"%s\", "
-                       "\"runs\": %u, \"offsets_in_call\": %u, \"distinct_pcs\": %u, "
+                       "\"runs\": %u, \"offsets_in_call\": %u, \"offset_of_return\": %u, "
+                       "\"distinct_pcs\": %u, "
                        "\"one_step_advances\": %u, \"violations\": %u, \"verdict\": \"%s\"}\n",
-                       s->name, s->call, s->actions[a].name, row.runs, row.in_call, npcs,
-                       row.steps1, row.violations, verdict);
+                       s->name, s->call, s->actions[a].name, row.runs, row.in_call,
+                       (unsigned)row.ret_off, npcs, row.steps1, row.violations, verdict);
             }
         }
     }
