@@ -36,7 +36,7 @@ static void wait_bit(void *arg)
     LMT_ST(lm_flags_wait(&flg, 0x2u, LM_FLAGS_ANY, NULL, LM_WAIT_FOREVER), LM_OK);
 }
 
-/* Expect the check to report `code` (e.g. "K6"), then restore with undo. */
+/* Expect the check to report `code` (e.g. "K6"); the caller restores. */
 static void expect_code(bool settled, const char *code)
 {
     const char *v = lmt_kc_check(settled);
