@@ -228,6 +228,9 @@ LMT_CASE(sweep)
                     skipped++;
                     continue;
                 }
+                /* For tools/limen.py: which pair a hard fault ended. */
+                printf("#pair %s %s %s\n", s->name, s->actions[a].name,
+                       xf != NULL ? "expected-failure" : "expected-pass");
                 struct row row;
                 T0_VALUE = WATCHDOG_COUNTS;
                 sweep_pair(sc, a, &row);
