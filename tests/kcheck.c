@@ -30,7 +30,8 @@
  *      preempt_limit is min(threshold, priority);
  *  K9  the running thread is READY (or the idle thread) and in the ready
  *      queue (unless idle);
- *  S1-S4 (settled only) see kcheck.h.
+ *  K10 a timer is armed exactly while it is active;
+ *  S1-S5 (settled only) see kcheck.h.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -68,6 +69,10 @@ static struct {
     lm_pool_t *pool[KC_MAX_OBJ];
     unsigned npool;
 #endif
+#if LM_CFG_TIMER
+    lm_timer_t *timer[KC_MAX_OBJ];
+    unsigned ntimer;
+#endif
 } w;
 
 static char msg[256];
@@ -104,6 +109,9 @@ void lmt_kc_add_flags(lm_flags_t *f) { KC_ADD(w.flags, w.nflags, f); }
 #endif
 #if LM_CFG_POOL
 void lmt_kc_add_pool(lm_pool_t *p) { KC_ADD(w.pool, w.npool, p); }
+#endif
+#if LM_CFG_TIMER
+void lmt_kc_add_timer(lm_timer_t *tm) { KC_ADD(w.timer, w.ntimer, tm); }
 #endif
 
 static bool fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -417,6 +425,19 @@ static bool check_objects(bool settled)
         if (found != 1u) {
             return fail("K7 %s: in its owner %s's held list %u times", what, tn(m->owner),
                         found);
+        }
+    }
+#endif
+#if LM_CFG_TIMER
+    for (unsigned i = 0; i < w.ntimer; i++) {
+        const lm_timer_t *tm = w.timer[i];
+        bool armed = lmk_timeout_armed(&tm->timeout);
+        if (armed != (tm->active != 0u)) {
+            return fail("K10 timer%u: %s but %s", i, armed ? "armed" : "not armed",
+                        tm->active != 0u ? "active" : "not active");
+        }
+        if (settled && KC_DELETED(tm, LM_MAGIC_TIMER) && armed) {
+            return fail("S5 timer%u: deleted but armed", i);
         }
     }
 #endif

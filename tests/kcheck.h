@@ -36,6 +36,9 @@ void lmt_kc_add_flags(lm_flags_t *f);
 #if LM_CFG_POOL
 void lmt_kc_add_pool(lm_pool_t *p);
 #endif
+#if LM_CFG_TIMER
+void lmt_kc_add_timer(lm_timer_t *tm);
+#endif
 
 /*
  * NULL if every invariant holds, else a one-line description of the first
@@ -43,7 +46,8 @@ void lmt_kc_add_pool(lm_pool_t *p);
  * `settled`: also check what holds once every multi-step operation (delete,
  * flush, flags set; R9) has finished: no waiter left on a deleted object or
  * on a free mutex, no sender waiting while its queue has room, no flags
- * waiter whose bits are set, no flags scan under way.
+ * waiter whose bits are set, no flags scan under way, no deleted timer
+ * armed.
  */
 const char *lmt_kc_check(bool settled);
 

@@ -14,8 +14,14 @@ static lm_sem_t sem, gate;
 static lm_mutex_t mtx;
 static lm_flags_t flg;
 static lm_pool_t pool;
+static lm_timer_t tmr;
 static LM_POOL_BUFFER_DEFINE(pbuf, 16, 2);
 static lm_thread_t *w_sem, *w_mtx, *w_flg, *owner;
+
+static void tick_fn(void *arg)
+{
+    (void)arg;
+}
 
 static void take(void *arg)
 {
@@ -86,6 +92,10 @@ static void checker(void *arg)
     lmk_timeout_arm_locked(&lmk.current->timeout, 5);
     expect_code(false, "K5");
     lmk_timeout_cancel_locked(&lmk.current->timeout);
+    /* K10: a timer armed but not active. */
+    tmr.active = 0u;
+    expect_code(false, "K10");
+    tmr.active = 1u;
     /* S4 (settled only): a flags waiter whose bit is set. */
     flg.bits = 0x2u;
     LMT_CHECK(lmt_kc_check(false) == NULL);
@@ -97,6 +107,7 @@ static void checker(void *arg)
     LMT_ST(lm_flags_set(&flg, 0x2u), LM_OK);
     LMT_ST(lm_sem_delete(&sem), LM_OK);
     LMT_ST(lm_sem_give(&gate), LM_OK);
+    LMT_ST(lm_timer_stop(&tmr), LM_OK);
 }
 
 /* Owns mtx, then waits for the checker. */
@@ -124,6 +135,10 @@ LMT_CASE(check_reports_each_broken_invariant)
     LMT_ST(lm_mutex_create(&mtx, LM_MUTEX_INHERIT), LM_OK);
     LMT_ST(lm_flags_create(&flg, 0), LM_OK);
     LMT_ST(lm_pool_create(&pool, pbuf, sizeof pbuf, 16, 2), LM_OK);
+    memset(&tmr, 0, sizeof tmr);
+    LMT_ST(lm_timer_create(&tmr, tick_fn, NULL), LM_OK);
+    LMT_ST(lm_timer_start(&tmr, 1000, 0), LM_OK);
+    lmt_kc_add_timer(&tmr);
     lmt_kc_add_sem(&sem);
     lmt_kc_add_mutex(&mtx);
     lmt_kc_add_flags(&flg);
@@ -140,7 +155,7 @@ LMT_CASE(check_reports_each_broken_invariant)
     lmt_kc_add_thread(c);
     lmt_run();
     LMT_CHECK(lmt_kc_check(true) == NULL);
-    lmt_expect("clean K1 K3 K6 K6 K8 K7 K5 S4");
+    lmt_expect("clean K1 K3 K6 K6 K8 K7 K5 K10 S4");
 }
 
 LMT_MAIN(LMT_RUN(check_reports_each_broken_invariant))

@@ -60,6 +60,10 @@ static const struct xfail xfails[] = {
     {"queue_send_to_receiver", "q_delete",
      "issue 10 defect 3 (audit): lm_queue_send checks the magic word before the lock; a "
      "handler deleting the queue in between (capacity 0) leaves the sender blocked for ever"},
+    {"timer_start", "t_delete",
+     "issue 10 defect 3 (audit): lm_timer_start checks the magic word before the lock; a "
+     "handler deleting the timer in between leaves a deleted timer armed, and its callback "
+     "runs"},
     {"thread_start_fill", "sem_delete",
      "issue 10 defect 3 (audit): as sem_take_blocks/sem_delete, when the interrupt lands in "
      "W1's lm_sem_take (W1 runs as soon as A's start ends) between its magic check and its "

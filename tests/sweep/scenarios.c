@@ -45,6 +45,18 @@ static lm_flags_t F;
 static lm_pool_t P;
 static LM_POOL_BUFFER_DEFINE(pbuf, 16, 1);
 static void *blk;
+static lm_timer_t T;
+static volatile unsigned t_fired, t_fired_deleted;
+
+/* The timer's callback: one that runs for a deleted timer is counted. */
+static void t_callback(void *arg)
+{
+    (void)arg;
+    t_fired++;
+    if (T.magic != LM_MAGIC_TIMER) {
+        t_fired_deleted++;
+    }
+}
 
 static void violation(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void violation(const char *fmt, ...)
@@ -365,6 +377,24 @@ static void su_none(void)
 {
 }
 
+static void mk_timer(void)
+{
+    LMT_ST(lm_timer_create(&T, t_callback, NULL), LM_OK);
+    lmt_kc_add_timer(&T);
+}
+
+static void su_timer(void)
+{
+    mk_timer();
+}
+
+/* The timer runs (periodic, every 3 ticks) when A stops it. */
+static void su_timer_running(void)
+{
+    mk_timer();
+    LMT_ST(lm_timer_start(&T, 3, 3), LM_OK);
+}
+
 static void su_pool_3w(void)
 {
     mk_pool();
@@ -458,6 +488,8 @@ static void c_pool_alloc(void)
     }
 }
 static void c_sleep(void) { rec(lm_thread_sleep(5)); }
+static void c_timer_start(void) { rec(lm_timer_start(&T, 3, 0)); }
+static void c_timer_stop(void) { rec(lm_timer_stop(&T)); }
 static void c_flags_delete(void) { rec(lm_flags_delete(&F)); }
 static void c_pool_delete(void) { rec(lm_pool_delete(&P)); }
 static void c_pool_free(void) { rec(lm_pool_free(&P, blk)); }
@@ -546,6 +578,15 @@ static void k_pool(void)
     }
 }
 
+/* A periodic timer left running (its stopper was terminated) would keep
+ * the run alive for ever. */
+static void k_timer(void)
+{
+    if (lm_timer_active(&T)) {
+        (void)lm_timer_stop(&T);
+    }
+}
+
 /* Open the gate: the owners finish and hand their mutexes on; every lock
  * in the scenario then completes. */
 static void k_gate(void)
@@ -624,6 +665,14 @@ static void h_p_recreate(void)
     (void)lm_pool_delete(&P);
     hrec(lm_pool_create(&P, pbuf, sizeof pbuf, 16, 1));
 }
+static void h_t_delete(void) { hrec(lm_timer_delete(&T)); }
+static void h_t_stop(void) { hrec(lm_timer_stop(&T)); }
+static void h_t_start(void) { hrec(lm_timer_start(&T, 2, 0)); }
+static void h_t_recreate(void)
+{
+    (void)lm_timer_delete(&T);
+    hrec(lm_timer_create(&T, t_callback, NULL));
+}
 static void h_m1_delete(void) { hrec(lm_mutex_delete(&M1)); }
 static void h_m1_recreate(void)
 {
@@ -671,6 +720,9 @@ static const struct sw_action a_pool_actor[] = {
 static const struct sw_action a_sleep[] = {
     ACT(h_abort_a), ACT(h_term_a), ACT(h_prio_a), ACT(h_susp_a),
 };
+static const struct sw_action a_timer[] = {
+    ACT(h_t_delete), ACT(h_t_stop), ACT(h_t_start), ACT(h_t_recreate), ACT(h_term_a),
+};
 static const struct sw_action a_queue_one[] = {
     ACT(h_q_recv), ACT(h_q_send), ACT(h_q_delete), ACT(h_q_recreate), ACT(h_term_w1),
     ACT(h_abort_w1), ACT(h_prio_w1),
@@ -712,6 +764,16 @@ static const struct sw_action a_thread_op[] = {
 };
 
 /* ---- scenario-specific assertions ---- */
+
+/* "Stop and forget the timer" (limen/timer.h): after a delete, the
+ * callback never runs. */
+static const char *v_timer(void)
+{
+    if (t_fired_deleted != 0u) {
+        return "the callback of a deleted timer ran";
+    }
+    return NULL;
+}
 
 static const char *v_start(void)
 {
@@ -766,6 +828,10 @@ const struct sw_scenario sw_scenarios[] = {
         a_pool_actor, PRIO_A, true),
     SCN("thread_sleep", "lm_thread_sleep", su_none, NULL, c_sleep, NULL, NULL, a_sleep, PRIO_A,
         true),
+    SCN("timer_start", "lm_timer_start", su_timer, NULL, c_timer_start, k_timer, v_timer,
+        a_timer, PRIO_A, true),
+    SCN("timer_stop_running", "lm_timer_stop", su_timer_running, NULL, c_timer_stop, k_timer,
+        v_timer, a_timer, PRIO_A, true),
     SCN("flags_set_3w", "lm_flags_set", su_flags, NULL, c_flags_set, k_flags, NULL, a_flags,
         PRIO_A, true),
     SCN("flags_delete_3w", "lm_flags_delete", su_flags, NULL, c_flags_delete, k_flags, NULL,
@@ -838,6 +904,7 @@ static bool legal_call_status(lm_status_t s)
     return legal_wait_status(s) || s == LM_ERR_STATE || s == LM_ERR_NOT_OWNER;
 }
 
+/* A sleeping thread, or a one-shot timer still to fire: time must pass. */
 static bool any_sleeping(void)
 {
     for (int i = 0; i < TZ; i++) {
@@ -845,7 +912,7 @@ static bool any_sleeping(void)
             return true;
         }
     }
-    return false;
+    return lm_timer_active(&T) && T.period == 0u;
 }
 
 static void resume_all(void)
@@ -941,6 +1008,8 @@ void sw_run_one(unsigned scenario, unsigned action, uint32_t offset, struct sw_r
     memset(&Q, 0, sizeof Q);
     memset(&F, 0, sizeof F);
     memset(&P, 0, sizeof P);
+    memset(&T, 0, sizeof T);
+    t_fired = t_fired_deleted = 0u;
     blk = NULL;
     lmt_begin();
     lm_fatal_hook_set(fatal_hook);
