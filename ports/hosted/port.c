@@ -87,6 +87,11 @@ static struct {
     /* instrumentation */
     uint64_t stretch;
     lm_hosted_mask_stats_t mstats;
+    uint64_t blocks;             /* kernel blocks run unmasked in thread context */
+    uint64_t block_at;           /* lm_hosted_irq_at_block: fire at this count */
+    lm_hosted_irq_fn_t block_fn; /* NULL: none armed */
+    void *block_arg;
+    bool in_port;                /* in deliver(): blocks not counted */
 } hp;
 
 /* ---- fiber switching ---- */
@@ -343,6 +348,7 @@ static void thread_trampoline(void)
 #endif
     lm_thread_t *self = lm_thread_self();
     hp.leaving = NULL; /* off the previous thread's stack */
+    hp.in_port = false; /* a new thread: no switch of the port's under way here */
     deliver(); /* interrupts that were pending when this thread was chosen */
     self->entry(self->arg);
     lmk_thread_exit();
@@ -423,8 +429,21 @@ static void tick_isr(void *arg)
     lmk_tick_announce(n);
 }
 
-/* Deliver everything deliverable, then take a pended switch. */
+static void deliver_now(void);
+
+/* Deliver everything deliverable, then take a pended switch. The port's own
+ * calls into the kernel meanwhile (lm_thread_state after a switch, say) are
+ * inside the switch handler, not points where a thread can be interrupted:
+ * lm_hosted_irq_at_block does not count them. */
 static void deliver(void)
+{
+    bool was = hp.in_port;
+    hp.in_port = true;
+    deliver_now();
+    hp.in_port = was;
+}
+
+static void deliver_now(void)
 {
     if (!hp.running) {
         return;
@@ -671,11 +690,47 @@ void lm_hosted_mask_stats(lm_hosted_mask_stats_t *out)
     *out = hp.mstats;
 }
 
-/* Called by -fsanitize-coverage=trace-pc code at every basic block. */
+int lm_hosted_irq_at_block(uint64_t n, lm_hosted_irq_fn_t fn, void *arg)
+{
+    if (hp.block_fn != NULL || fn == NULL) {
+        return -1;
+    }
+    hp.block_at = hp.blocks + (n == 0u ? 1u : n);
+    hp.block_fn = fn;
+    hp.block_arg = arg;
+    return 0;
+}
+
+bool lm_hosted_irq_at_block_pending(void)
+{
+    return hp.block_fn != NULL;
+}
+
+uint64_t lm_hosted_block_count(void)
+{
+    return hp.blocks;
+}
+
+/* Called by -fsanitize-coverage=trace-pc code at every basic block, before
+ * the block runs. Unmasked and in thread context, this is a point where
+ * Cortex-M could take an interrupt: an armed lm_hosted_irq_at_block handler
+ * runs here, then whatever else is due and the switch it pended, exactly as
+ * at an unmask. */
 void __sanitizer_cov_trace_pc(void);
 void __sanitizer_cov_trace_pc(void)
 {
     if (hp.masked != 0u) {
         hp.stretch++;
+        return;
+    }
+    if (!hp.running || hp.handler_depth != 0u || hp.in_pendsv || hp.in_port) {
+        return;
+    }
+    hp.blocks++;
+    if (hp.block_fn != NULL && hp.blocks >= hp.block_at) {
+        lm_hosted_irq_fn_t fn = hp.block_fn;
+        hp.block_fn = NULL;
+        run_handler(fn, hp.block_arg);
+        deliver();
     }
 }

@@ -75,4 +75,24 @@ typedef struct lm_hosted_mask_stats {
 void lm_hosted_mask_stats_reset(void);
 void lm_hosted_mask_stats(lm_hosted_mask_stats_t *out);
 
+/*
+ * Interrupts between any two basic blocks (same instrumented kernel). The
+ * port also counts the kernel's basic blocks run in thread context with
+ * interrupts unmasked: the argument checks before a call takes the lock,
+ * the gaps between the masked steps of a delete, a flush or a flags set,
+ * the stack fill of lm_thread_start. lm_hosted_irq_at_block raises `fn` just
+ * before the n-th (n >= 1) such block from now; it runs there as a handler,
+ * followed by the switch it pended, as on Cortex-M an interrupt taken
+ * between two instructions. One such interrupt is armed at a time; it is
+ * forgotten at the end of a simulation. Blocks of handlers, of the switch
+ * and of masked stretches are not counted (those windows are reached with
+ * lm_hosted_irq_at_unmask). With a kernel built without the
+ * instrumentation, the interrupt never fires (docs/hosted.md).
+ * @return 0, or -1 if one is armed already (or fn is NULL). */
+int lm_hosted_irq_at_block(uint64_t n, lm_hosted_irq_fn_t fn, void *arg);
+/* True while an lm_hosted_irq_at_block interrupt waits for its block. */
+bool lm_hosted_irq_at_block_pending(void);
+/* Kernel basic blocks run so far in thread context, unmasked. */
+uint64_t lm_hosted_block_count(void);
+
 #endif
