@@ -55,7 +55,7 @@ lm_status_t lm_mutex_create(lm_mutex_t *m, unsigned options)
         lmk_create_publish_locked(LMK_MAGIC_OF(m), LM_MAGIC_MUTEX);
     }
     lm_port_irq_unlock(s);
-    return st;
+    return LMK_FAIL(st);
 }
 
 /* ---- what an owner inherits: O(1) ---- */
@@ -307,25 +307,25 @@ lm_status_t lm_mutex_lock(lm_mutex_t *m, lm_tick_t timeout)
     LMK_CHECK_OBJ(m, LM_MAGIC_MUTEX);
     LMK_CHECK(lmk_timeout_valid(timeout), LM_ERR_PARAM);
     if (lm_port_in_isr()) {
-        return LM_ERR_ISR; /* an interrupt cannot own a mutex */
+        return LMK_FAIL(LM_ERR_ISR); /* an interrupt cannot own a mutex */
     }
     if (!lmk.started || lmk.current == &lmk_idle_thread) {
         /* Before lm_kernel_start or from the idle hook the caller is the idle
          * thread, which is outside the ready queue and can neither inherit a
          * priority nor ever unlock (docs/errors.md, LM_ERR_STATE). */
-        return LM_ERR_STATE;
+        return LMK_FAIL(LM_ERR_STATE);
     }
     lm_irqstate_t s = lm_port_irq_lock();
     lm_thread_t *cur = lmk.current;
     lm_status_t st;
     if (LMK_DEAD_LOCKED(m, LM_MAGIC_MUTEX)) {
         lm_port_irq_unlock(s);
-        return LM_ERR_OBJECT;
+        return LMK_FAIL(LM_ERR_OBJECT);
     }
     if (m->owner == NULL) {
         st = mutex_take_free_locked(m, cur);
         lm_port_irq_unlock(s);
-        return st;
+        return LMK_FAIL(st);
     }
     if (m->owner == cur) {
         st = LM_OK;
@@ -335,31 +335,31 @@ lm_status_t lm_mutex_lock(lm_mutex_t *m, lm_tick_t timeout)
             m->depth++;
         }
         lm_port_irq_unlock(s);
-        return st;
+        return LMK_FAIL(st);
     }
     st = lmk_wait_allowed(timeout);
     if (st != LM_OK) {
         lm_port_irq_unlock(s);
-        return st;
+        return LMK_FAIL(st);
     }
-    return mutex_lock_wait(m, cur, timeout, s);
+    return LMK_FAIL(mutex_lock_wait(m, cur, timeout, s));
 }
 
 lm_status_t lm_mutex_unlock(lm_mutex_t *m)
 {
     LMK_CHECK_OBJ(m, LM_MAGIC_MUTEX);
     if (lm_port_in_isr()) {
-        return LM_ERR_ISR;
+        return LMK_FAIL(LM_ERR_ISR);
     }
     lm_irqstate_t s = lm_port_irq_lock();
     lm_thread_t *cur = lmk.current;
     if (LMK_DEAD_LOCKED(m, LM_MAGIC_MUTEX)) {
         lm_port_irq_unlock(s);
-        return LM_ERR_OBJECT;
+        return LMK_FAIL(LM_ERR_OBJECT);
     }
     if (m->owner != cur) {
         lm_port_irq_unlock(s);
-        return LM_ERR_NOT_OWNER;
+        return LMK_FAIL(LM_ERR_NOT_OWNER);
     }
     if (--m->depth == 0u) {
         mutex_release_locked(m, cur);
@@ -434,7 +434,7 @@ lm_status_t lm_mutex_delete(lm_mutex_t *m)
     lm_irqstate_t s = lm_port_irq_lock();
     if (LMK_DEAD_LOCKED(m, LM_MAGIC_MUTEX)) {
         lm_port_irq_unlock(s);
-        return LM_ERR_OBJECT;
+        return LMK_FAIL(LM_ERR_OBJECT);
     }
     lmk_delete_begin_locked(LMK_MAGIC_OF(m));
     lm_thread_t *owner = m->owner;

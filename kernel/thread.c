@@ -35,16 +35,22 @@ static bool thread_reusable_locked(const lm_thread_t *t)
 }
 
 #if LM_CFG_ARG_CHECKS
-/* The attribute checks of lm_thread_create (docs/errors.md). */
+/* The attribute checks of lm_thread_create (docs/errors.md). Plain returns:
+ * lm_thread_create reports a refusal (LMK_FAIL) as its own. */
 static lm_status_t attr_check(const lm_thread_attr_t *attr)
 {
-    LMK_CHECK(attr->entry != NULL && attr->stack != NULL, LM_ERR_PARAM);
-    LMK_CHECK(((uintptr_t)attr->stack & (LM_PORT_STACK_ALIGN - 1u)) == 0u, LM_ERR_PARAM);
-    LMK_CHECK(attr->stack_size >= LM_PORT_MIN_STACK, LM_ERR_PARAM);
-    LMK_CHECK(attr->priority < LM_CFG_PRIORITIES, LM_ERR_PRIORITY);
-    LMK_CHECK(attr->threshold == LM_THRESHOLD_NONE || attr->threshold <= attr->priority,
-              LM_ERR_PRIORITY);
-    LMK_CHECK(attr->time_slice <= LM_TICK_MAX_TIMEOUT, LM_ERR_PARAM);
+    if (attr->entry == NULL || attr->stack == NULL ||
+        ((uintptr_t)attr->stack & (LM_PORT_STACK_ALIGN - 1u)) != 0u ||
+        attr->stack_size < LM_PORT_MIN_STACK) {
+        return LM_ERR_PARAM;
+    }
+    if (attr->priority >= LM_CFG_PRIORITIES ||
+        (attr->threshold != LM_THRESHOLD_NONE && attr->threshold > attr->priority)) {
+        return LM_ERR_PRIORITY;
+    }
+    if (attr->time_slice > LM_TICK_MAX_TIMEOUT) {
+        return LM_ERR_PARAM;
+    }
     return LM_OK;
 }
 #endif
@@ -56,13 +62,13 @@ lm_status_t lm_thread_create(lm_thread_t *t, const lm_thread_attr_t *attr)
 #if LM_CFG_ARG_CHECKS
     lm_status_t bad = attr_check(attr);
     if (bad != LM_OK) {
-        return bad;
+        return LMK_FAIL(bad);
     }
 #endif
     LMK_CHECK(!lm_port_in_isr(), LM_ERR_ISR);
 #if LM_CFG_ARG_CHECKS
     if (!lmk.initialised) {
-        return LM_ERR_INIT;
+        return LMK_FAIL(LM_ERR_INIT);
     }
 #endif
     /* Under the lock, so that a start or delete from an interrupt sees the
@@ -72,7 +78,7 @@ lm_status_t lm_thread_create(lm_thread_t *t, const lm_thread_attr_t *attr)
 #if LM_CFG_ARG_CHECKS
     if (t->magic == LM_MAGIC_THREAD && !thread_reusable_locked(t)) {
         lm_port_irq_unlock(s);
-        return LM_ERR_STATE;
+        return LMK_FAIL(LM_ERR_STATE);
     }
 #endif
 #if LM_CFG_MUTEX
@@ -126,11 +132,11 @@ lm_status_t lm_thread_start(lm_thread_t *t)
     lm_irqstate_t s = lm_port_irq_lock();
     if (LMK_DEAD_LOCKED(t, LM_MAGIC_THREAD)) {
         lm_port_irq_unlock(s);
-        return LM_ERR_OBJECT;
+        return LMK_FAIL(LM_ERR_OBJECT);
     }
     if (!thread_reusable_locked(t)) {
         lm_port_irq_unlock(s);
-        return LM_ERR_STATE;
+        return LMK_FAIL(LM_ERR_STATE);
     }
 #if LM_CFG_STACK_WATERMARK
     t->starting = 1u;
@@ -209,7 +215,7 @@ lm_status_t lm_thread_terminate(lm_thread_t *t)
         thread_end_locked(t);
     }
     lm_port_irq_unlock(s);
-    return st; /* not reached when t is the calling thread */
+    return LMK_FAIL(st); /* not reached when t is the calling thread */
 }
 
 lm_status_t lm_thread_delete(lm_thread_t *t)
@@ -229,7 +235,7 @@ lm_status_t lm_thread_delete(lm_thread_t *t)
 #endif
     }
     lm_port_irq_unlock(s);
-    return st;
+    return LMK_FAIL(st);
 }
 
 _Noreturn void lmk_thread_exit(void)
@@ -246,7 +252,7 @@ lm_status_t lm_thread_suspend(lm_thread_t *t)
     lm_irqstate_t s = lm_port_irq_lock();
     if (LMK_DEAD_LOCKED(t, LM_MAGIC_THREAD)) {
         lm_port_irq_unlock(s);
-        return LM_ERR_OBJECT;
+        return LMK_FAIL(LM_ERR_OBJECT);
     }
     lm_status_t st = LM_OK;
     switch (t->state) {
@@ -278,7 +284,7 @@ lm_status_t lm_thread_suspend(lm_thread_t *t)
         break;
     }
     lm_port_irq_unlock(s);
-    return st;
+    return LMK_FAIL(st);
 }
 
 lm_status_t lm_thread_resume(lm_thread_t *t)
@@ -299,21 +305,21 @@ lm_status_t lm_thread_resume(lm_thread_t *t)
         st = LM_ERR_STATE;
     }
     lm_port_irq_unlock(s);
-    return st;
+    return LMK_FAIL(st);
 }
 
 lm_status_t lm_thread_sleep(lm_tick_t ticks)
 {
     LMK_CHECK(lmk_timeout_valid(ticks), LM_ERR_PARAM);
     if (lm_port_in_isr()) {
-        return LM_ERR_ISR; /* docs/errors.md: sleep from a handler, even of 0 ticks */
+        return LMK_FAIL(LM_ERR_ISR); /* docs/errors.md: sleep from a handler, even of 0 ticks */
     }
     if (ticks == 0u) {
         return LM_OK;
     }
     lm_status_t st = lmk_wait_allowed(ticks);
     if (st != LM_OK) {
-        return st;
+        return LMK_FAIL(st);
     }
     lm_irqstate_t s = lm_port_irq_lock();
     lmk_block_current_locked(LMK_WAIT_SLEEP, NULL, ticks);
@@ -325,10 +331,10 @@ lm_status_t lm_thread_sleep(lm_tick_t ticks)
 lm_status_t lm_thread_yield(void)
 {
     if (lm_port_in_isr()) {
-        return LM_ERR_ISR;
+        return LMK_FAIL(LM_ERR_ISR);
     }
     if (lmk.sched_lock != 0u) {
-        return LM_ERR_LOCKED;
+        return LMK_FAIL(LM_ERR_LOCKED);
     }
     lm_irqstate_t s = lm_port_irq_lock();
     lm_thread_t *cur = lmk.current;
@@ -354,12 +360,12 @@ lm_status_t lm_thread_set_priority(lm_thread_t *t, unsigned priority)
     LMK_CHECK_OBJ(t, LM_MAGIC_THREAD);
     LMK_CHECK(priority < LM_CFG_PRIORITIES, LM_ERR_PRIORITY);
     if (t == &lmk_idle_thread) {
-        return LM_ERR_STATE;
+        return LMK_FAIL(LM_ERR_STATE);
     }
     lm_irqstate_t s = lm_port_irq_lock();
     if (LMK_DEAD_LOCKED(t, LM_MAGIC_THREAD)) {
         lm_port_irq_unlock(s);
-        return LM_ERR_OBJECT;
+        return LMK_FAIL(LM_ERR_OBJECT);
     }
     /* R4.5: never less urgent than the priority. R3.2: a threshold equal to
      * the priority means none, and keeps meaning none. */
@@ -390,7 +396,7 @@ lm_status_t lm_thread_set_threshold(lm_thread_t *t, unsigned threshold)
 {
     LMK_CHECK_OBJ(t, LM_MAGIC_THREAD);
     if (t == &lmk_idle_thread) {
-        return LM_ERR_STATE; /* docs/errors.md: any change of the idle thread */
+        return LMK_FAIL(LM_ERR_STATE); /* docs/errors.md: any change of the idle thread */
     }
     bool none = (threshold == LM_THRESHOLD_NONE);
     LMK_CHECK(none || (threshold < LM_CFG_PRIORITIES && threshold <= t->base_prio),
@@ -398,7 +404,7 @@ lm_status_t lm_thread_set_threshold(lm_thread_t *t, unsigned threshold)
     lm_irqstate_t s = lm_port_irq_lock();
     if (LMK_DEAD_LOCKED(t, LM_MAGIC_THREAD)) {
         lm_port_irq_unlock(s);
-        return LM_ERR_OBJECT;
+        return LMK_FAIL(LM_ERR_OBJECT);
     }
     /* The base priority is read again under the lock: a handler may have
      * changed it since the check above (R3.2 must hold afterwards). */
@@ -406,7 +412,7 @@ lm_status_t lm_thread_set_threshold(lm_thread_t *t, unsigned threshold)
         threshold = t->base_prio;
     } else if (threshold > t->base_prio) {
         lm_port_irq_unlock(s);
-        return LM_ERR_PRIORITY;
+        return LMK_FAIL(LM_ERR_PRIORITY);
     }
     t->threshold = (uint16_t)threshold;
     t->preempt_limit = (uint16_t)lmk_min_prio(t->threshold, t->prio);
@@ -432,7 +438,7 @@ lm_status_t lm_thread_wait_abort(lm_thread_t *t)
         st = LM_ERR_STATE;
     }
     lm_port_irq_unlock(s);
-    return st;
+    return LMK_FAIL(st);
 }
 
 lm_thread_t *lm_thread_self(void)
@@ -502,7 +508,7 @@ lm_status_t lm_thread_stack_unused(const lm_thread_t *t, size_t *unused)
 #else
     (void)t;
     *unused = 0;
-    return LM_ERR_STATE;
+    return LMK_FAIL(LM_ERR_STATE);
 #endif
 }
 

@@ -25,6 +25,8 @@ static void record(lm_status_t status, const char *call, const void *caller)
 }
 
 static lm_sem_t sem;
+static lm_mutex_t mtx;
+static lm_thread_t spare;
 static lm_queue_t q;
 static uint32_t qbuf[2];
 
@@ -42,6 +44,12 @@ __attribute__((noinline)) static void bad_calls(void)
     LMT_ST(lm_sem_take(&sem, 5), LM_ERR_LOCKED); /* under the scheduler lock */
     LMT_ST(lm_sched_unlock(), LM_OK);
     LMT_ST(lm_sched_unlock(), LM_ERR_STATE);
+    LMT_ST(lm_mutex_unlock(&mtx), LM_ERR_NOT_OWNER);
+    lm_thread_attr_t a;
+    lm_thread_attr_init(&a); /* no entry, no stack */
+    LMT_ST(lm_thread_create(&spare, &a), LM_ERR_PARAM);
+    LMT_CHECK(last_caller > lo && (const char *)last_caller < (const char *)lo + 4096);
+    LMT_ST(lm_thread_resume(lm_thread_self()), LM_ERR_STATE);
 }
 
 static void worker(void *arg)
@@ -56,9 +64,9 @@ static void worker(void *arg)
     LMT_EQ(reports, 1); /* the create refused before the run */
     LMT_ST(lm_sched_lock(), LM_OK);
     bad_calls();
-    LMT_EQ(reports, 6);
+    LMT_EQ(reports, 9);
     LMT_EQ(last_status, LM_ERR_STATE);
-    LMT_CHECK(strcmp(last_call, "lm_sched_unlock") == 0);
+    LMT_CHECK(strcmp(last_call, "lm_thread_resume") == 0);
 }
 
 static void isr_bad(void *arg)
@@ -76,16 +84,20 @@ LMT_CASE(refusals_are_reported)
     LMT_ST(lm_sem_create(&sem, 0, 1), LM_OK);
     memset(&q, 0, sizeof q);
     LMT_ST(lm_queue_create(&q, qbuf, sizeof qbuf[0], 2), LM_OK);
+    memset(&mtx, 0, sizeof mtx);
+    LMT_ST(lm_mutex_create(&mtx, 0), LM_OK);
+    memset(&spare, 0, sizeof spare);
     LMT_ST(lm_sem_create(&sem, 0, 1), LM_ERR_STATE); /* live */
     lmt_spawn("W", 3, worker, NULL);
     LMT_EQ(lm_hosted_irq_at_tick(10, isr_bad, NULL), 0);
     lmt_run();
     lmt_expect("lm_sem_create:STATE lm_sem_give:PARAM lm_queue_send:SIZE "
                "lm_queue_send_front:PARAM lm_sem_take:LOCKED lm_sched_unlock:STATE "
+               "lm_mutex_unlock:NOT_OWNER lm_thread_create:PARAM lm_thread_resume:STATE "
                "lm_sem_take:ISR");
     LMT_ST(lm_error_hook_set(NULL), LM_OK);
     LMT_ST(lm_sem_give(NULL), LM_ERR_PARAM); /* no hook: nothing happens */
-    LMT_EQ(reports, 7);
+    LMT_EQ(reports, 10);
 }
 
 LMT_MAIN(LMT_RUN(refusals_are_reported))
