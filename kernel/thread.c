@@ -173,6 +173,7 @@ static void thread_end_locked(lm_thread_t *t)
             lmk.sched_lock = 0u; /* R6.4: an ending thread drops the lock */
         } else {
             lmk_ready_remove_locked(t);
+            lmk_sched_check_locked(); /* R3.6: a hold t had may have ended */
         }
         break;
     case LM_THREAD_BLOCKED:

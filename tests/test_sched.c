@@ -1251,6 +1251,46 @@ LMT_CASE(r1_idle_hook_only_when_nothing_ready)
 #else
 #define HOSTED_CASES
 #endif
+/* R3.6: the hold of a preempted thread ends when it ends. L (priority 3,
+ * threshold 1) is preempted by H; H drops to priority 2 and starts M
+ * (priority 1), which L's band holds back; H terminates L: M, now the most
+ * urgent ready thread with no hold in its way, preempts H at once. */
+static lm_thread_t *r36_l, *r36_m;
+
+static void r36_m_main(void *arg)
+{
+    (void)arg;
+    lmt_log("M");
+}
+
+static void r36_h_main(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_thread_set_priority(lm_thread_self(), 2), LM_OK);
+    LMT_ST(lm_thread_start(r36_m), LM_OK);
+    lmt_log("H:held-back");
+    LMT_ST(lm_thread_terminate(r36_l), LM_OK);
+    lmt_log("H:end");
+}
+
+static void r36_l_main(void *arg)
+{
+    (void)arg;
+    lmt_log("L");
+    LMT_ST(lm_thread_start((lm_thread_t *)arg), LM_OK); /* H preempts */
+    lmt_log("L:never");
+}
+
+LMT_CASE(r3_6_hold_ends_with_terminate)
+{
+    lmt_begin();
+    r36_m = lmt_spawn_ex("M", 1, LM_THRESHOLD_NONE, 0, r36_m_main, NULL, false);
+    lm_thread_t *h = lmt_spawn_ex("H", 0, LM_THRESHOLD_NONE, 0, r36_h_main, NULL, false);
+    r36_l = lmt_spawn_ex("L", 3, 1, 0, r36_l_main, h, true);
+    lmt_run();
+    lmt_expect("L H:held-back M H:end");
+}
+
 #if LM_CFG_ARG_CHECKS
 #define CHECK_CASES , LMT_RUN(r3_2_threshold_validation)
 #else
@@ -1262,7 +1302,7 @@ LMT_MAIN(LMT_RUN(r1_most_urgent_first_then_fifo), LMT_RUN(r1_many_threads_one_pr
          LMT_RUN(r2_3_yield_round_robin), LMT_RUN(r2_3_yield_without_peer_continues),
          LMT_RUN(r3_1_threshold_boundary), LMT_RUN(r3_1_preempted_thread_keeps_threshold),
          LMT_RUN(r4_1_raise_and_restore_stays_preemptive), LMT_RUN(r3_2_threshold_none_is_fully_preemptive),
-         LMT_RUN(r3_3_yield_releases_held_back_threads),
+         LMT_RUN(r3_3_yield_releases_held_back_threads), LMT_RUN(r3_6_hold_ends_with_terminate),
          LMT_RUN(r3_5_threshold_irrelevant_when_not_running),
          LMT_RUN(r4_1_running_thread_moves_to_head), LMT_RUN(r4_1_effective_priority_drop_preempts),
          LMT_RUN(r4_2_ready_thread_moves_to_tail), LMT_RUN(r4_3_waiting_thread_requeued),

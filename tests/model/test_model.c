@@ -585,46 +585,8 @@ static void sync_walk_ends(void)
     }
 }
 
-static void irq_sync(void)
+static void sync_steps(void)
 {
-    /* R5.6: the switch handler releases an ended thread's other mutexes one
-     * per masked step; the steps the kernel has made show as the mutex with
-     * another owner than the ended thread (or none). */
-    while (M.nrelq > 0) {
-        int x = md_next_release(&M, M.relq[0]);
-        if (x != MD_NONE && lm_mutex_owner(&mtx[x]) == th[M.relq[0]]) {
-            break;
-        }
-        md_release_step(&M);
-    }
-    lm_tick_t now = lm_tick_now();
-    while (M.time != now) {
-        md_process_due(&M);
-        md_resched(&M);
-        if (M.cur == MD_NONE) {
-            uint32_t d = md_next_deadline(&M);
-            if (!md_any_armed(&M) || (int32_t)(d - now) > 0) {
-                diverge("irq: kernel at tick %u, model idle at %u", (unsigned)now,
-                        (unsigned)M.time);
-            }
-            M.time = d;
-        } else if (M.t[M.cur].work_left > 0u) {
-            md_tick(&M);
-        } else {
-            diverge("irq: kernel at tick %u, model at %u with T%d not working",
-                    (unsigned)now, (unsigned)M.time, M.cur);
-        }
-    }
-    for (int t = md_first_due(&M); t != MD_NONE; t = md_first_due(&M)) {
-        if (t >= MD_THREADS) {
-            break; /* a timer: its callback brings the model forward itself */
-        }
-        lm_thread_state_t ks = lm_thread_state(th[t]);
-        if (ks == LM_THREAD_BLOCKED || ks == LM_THREAD_SLEEPING) {
-            break; /* not processed yet */
-        }
-        md_timeout(&M, t);
-    }
     /* R9.1-R9.3: a flush, a flags set and a delete wake threads one per
      * masked step, and a handler can run between two steps. The steps the
      * kernel has made show as the threads they wake no longer blocked (a
@@ -660,6 +622,67 @@ static void irq_sync(void)
         any = true;
     }
     sync_walk_ends();
+}
+
+/* R9: the model's running thread is still in a walk, yet the kernel's
+ * clock has moved on: the walk has ended (no tick can pass while a thread
+ * walks, as it does not work) and another thread has run and worked since.
+ * Catch the walk's steps up and make the decision its end made. True if
+ * that moved the model on. */
+static bool walk_ended_since(void)
+{
+    int before = M.cur;
+    sync_steps();
+    if (md_stepping(&M, before) && !M.t[before].del_walked) {
+        return false;
+    }
+    md_resched(&M);
+    return M.cur != before;
+}
+
+static void irq_sync(void)
+{
+    /* R5.6: the switch handler releases an ended thread's other mutexes one
+     * per masked step; the steps the kernel has made show as the mutex with
+     * another owner than the ended thread (or none). */
+    while (M.nrelq > 0) {
+        int x = md_next_release(&M, M.relq[0]);
+        if (x != MD_NONE && lm_mutex_owner(&mtx[x]) == th[M.relq[0]]) {
+            break;
+        }
+        md_release_step(&M);
+    }
+    lm_tick_t now = lm_tick_now();
+    while (M.time != now) {
+        md_process_due(&M);
+        md_resched(&M);
+        if (M.cur == MD_NONE) {
+            uint32_t d = md_next_deadline(&M);
+            if (!md_any_armed(&M) || (int32_t)(d - now) > 0) {
+                diverge("irq: kernel at tick %u, model idle at %u", (unsigned)now,
+                        (unsigned)M.time);
+            }
+            M.time = d;
+        } else if (M.t[M.cur].work_left > 0u) {
+            md_tick(&M);
+        } else if (md_stepping(&M, M.cur) && walk_ended_since()) {
+            continue; /* the walk ended, and a thread that works ran on */
+        } else {
+            diverge("irq: kernel at tick %u, model at %u with T%d not working",
+                    (unsigned)now, (unsigned)M.time, M.cur);
+        }
+    }
+    for (int t = md_first_due(&M); t != MD_NONE; t = md_first_due(&M)) {
+        if (t >= MD_THREADS) {
+            break; /* a timer: its callback brings the model forward itself */
+        }
+        lm_thread_state_t ks = lm_thread_state(th[t]);
+        if (ks == LM_THREAD_BLOCKED || ks == LM_THREAD_SLEEPING) {
+            break; /* not processed yet */
+        }
+        md_timeout(&M, t);
+    }
+    sync_steps();
     for (int t = 0; t < M.n; t++) {
         lm_thread_state_t ks = lm_thread_state(th[t]);
         if (md_waiting(&M, t) != (ks == LM_THREAD_BLOCKED || ks == LM_THREAD_SLEEPING)) {
