@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """limen: build, run and test Limen.
 
     ./limen demo [--json]    the producer-consumer experiment (seeds 000/001)

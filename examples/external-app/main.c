@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * An application outside Limen's tree: a producer and a consumer thread
  * that meet at a counting semaphore. The consumer is more urgent, so every

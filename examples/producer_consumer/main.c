@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The seeds' producer-consumer experiment on the hosted port: prints, for
  * each case, messages, context switches and preemptions per cycle, from the

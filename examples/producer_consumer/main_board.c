@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The seeds' producer-consumer experiment on a board. The board says what
  * its timestamp counts (board.h): under QEMU with -icount shift=0 one
