@@ -479,8 +479,12 @@ def doc_figures(rules, write=False):
         if list(m.groups()) == list(values):
             continue
         stale += 1
-        log(f"{path}: {' / '.join(m.groups())!r} is stale; the tool prints "
-            f"{' / '.join(values)!r}" + (" (rewritten)" if write else ""))
+        if any("\n" in v for v in values):
+            log(f"{path}: the block at line {text.count(chr(10), 0, m.start()) + 1} is stale"
+                + (" (rewritten)" if write else "; the tool prints:\n" + "\n".join(values)))
+        else:
+            log(f"{path}: {' / '.join(m.groups())!r} is stale; the tool prints "
+                f"{' / '.join(values)!r}" + (" (rewritten)" if write else ""))
         if write:
             for i in range(len(values), 0, -1):
                 text = text[:m.start(i)] + values[i - 1] + text[m.end(i):]
