@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Using Limen from another CMake project, and installing it (included at the
 # end of the top-level CMakeLists.txt, after the kernel and board targets
 # exist). Two ways, described in examples/external-app/README.md:
@@ -143,6 +144,8 @@ install(TARGETS ${_lm_targets} EXPORT limenTargets
   OBJECTS DESTINATION ${CMAKE_INSTALL_LIBDIR}/limen)
 install(DIRECTORY ${LIMEN_ROOT}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${LIMEN_PORT_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES ${LIMEN_GENERATED_INCLUDE}/limen/version.h
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/limen)
 if(_lm_cfg_file)
   install(FILES ${_lm_cfg_file} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/limen_config)
   file(SHA256 ${_lm_cfg_file} _lm_cfg_sha256)

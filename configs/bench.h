@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What the published comparisons measure: the fast paths as a production
  * build runs them. Argument checks, kernel asserts, the switch hook and the
  * stack watermark are compiled out; statistics stay on, because the

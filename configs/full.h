@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Everything on (the defaults, spelled out). Used by `./limen size`. */
 #define LM_CFG_ARG_CHECKS 1
 #define LM_CFG_ASSERT 1

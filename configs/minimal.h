@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Smallest useful Limen: threads and semaphores, no checks, no statistics.
  * Used by `./limen size` to report the kernel's minimal footprint. */
 #define LM_CFG_ARG_CHECKS 0

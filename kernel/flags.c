@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Event flags. Waiters sit in a FIFO list in arrival order (R10.1). A set ORs
  * the bits in, moves every waiter to the `scan` list in one O(1) splice, and

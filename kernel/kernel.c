@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Kernel start-up, the idle thread, hooks, statistics and fatal errors. */
 #include <string.h>
 #include "lmk.h"

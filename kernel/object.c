@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Object life cycle: how creates and deletes keep every other context off a
  * control block while they work on it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Fixed-size block pools. Blocks that have been freed form a list threaded
  * through them; blocks never handed out yet are taken in address order

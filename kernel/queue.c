@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Message queues. One wait queue serves both directions: receivers wait only
  * while the queue is empty and senders only while it is full, so with a

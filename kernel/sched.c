@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Scheduler: the ready queue, preemption decisions and the choice of the next
  * thread. Rules cited as R<n> are in docs/rules.md.

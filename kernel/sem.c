@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Counting semaphores. Every operation is O(1); see prioq.h. */
 #include "lmk.h"
 

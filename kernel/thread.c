@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Threads: life cycle, suspension, sleep, relinquish, priorities. */
 #include <stddef.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Software timers on the timeout wheel; expiry runs in timeout.c. */
 #include "lmk.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Waiting and waking: the one protocol every blocking object uses.
  *

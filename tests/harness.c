@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Limen test harness (see harness.h). */
 #include <stdarg.h>
 #include <string.h>

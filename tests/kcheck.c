@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Kernel consistency check (see kcheck.h). Invariants, in the order checked:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Kernel consistency check, for tests only (white-box: it reads the kernel's
  * internal structures through kernel/include/lmk.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The bad-input sweep (docs/errors.md "Bad requests, by class of input";
  * docs/rules.md R1.1, R3.2, R5.1, R6.1, R6.5, R8.3, R9.1, R11.7, R12.1).

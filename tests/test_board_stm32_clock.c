@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * STM32F429I-DISC1 clock arithmetic (boards/stm32f429i-disc1/clock.c), on
  * the host: the board is built here but not run, so the numbers its start-up

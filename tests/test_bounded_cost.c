@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Bounded masked cost (seed 003; R1.3, R9.1-R9.4, R10.6).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Cases for the kernel paths the behaviour tests of the other programs do
  * not reach (docs/coverage.md lists what is still uncovered and why). Each

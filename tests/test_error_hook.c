@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The error hook (LM_CFG_ERROR_HOOK, include/limen/kernel.h): every refused
  * call is reported with its status, its public name and the address it

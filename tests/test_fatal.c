@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Fatal errors without a hook (limen/kernel.h, docs/porting.md "Stack
  * overflow and the fatal-error hook"): lm_fatal prints the reason's name,

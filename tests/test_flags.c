@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Event flags: every call of limen/flags.h, any/all/consume, waiters checked
  * in arrival order, the flags each waiter reports, sets and clears between
  * the steps of a set, timeouts, deletion and calls from interrupt handlers

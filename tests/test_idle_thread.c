@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The idle thread as the application sees it (limen/kernel.h
  * lm_kernel_idle_thread): its statistics and stack high-water mark read as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The kernel's self-checks (LM_ASSERT, on with LM_CFG_ASSERT): an internal
  * invariant broken by a caller inside the kernel must reach lm_fatal with

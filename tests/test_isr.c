@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The public API from interrupt context (R12.1-R12.3, R6.5, R7.1(i), R9.5).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The consistency check of the sweep (tests/kcheck.c) must see what it
  * claims to see: on a consistent kernel it reports nothing, and each kind of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Mutexes and priority inheritance (docs/rules.md R5, with R4.3, R4.7, R8,
  * R9.1, R12.1). Every case checks an exact order of events and, where

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Block pools: every call of limen/pool.h, exhaustion, refused frees,
  * hand-over to the most urgent waiter, timeouts, deletion and calls from
  * interrupt handlers (docs/rules.md R8, R9.1, R10.4, R10.6, R12;

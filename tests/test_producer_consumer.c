@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The acceptance scenario (seeds 000/001): exact switch sequences per case,
  * whole-number counts from the kernel's counters, and a control case. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Message queues: every call of limen/queue.h, message order and contents,
  * hand-over to waiting receivers and from blocked senders, flush, timeouts,
  * deletion and calls from interrupt handlers (docs/rules.md R8, R9.1, R9.2,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Races outside the kernel lock (docs/rules.md R9, R11.1, R12.3;
  * docs/errors.md). On hardware an interrupt can arrive at any instruction,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Scheduler: priorities, ready-queue order, relinquish, preemption-threshold,
  * priority and threshold changes, the scheduler lock and the kernel's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Counting semaphores: every call of limen/sem.h, wait-queue order, timeouts,
  * deletion and calls from interrupt handlers (docs/rules.md R8, R9.1, R10.5,
  * R10.6, R12; docs/errors.md). */

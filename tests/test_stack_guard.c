@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Stack overflow on the hosted port (docs/hosted.md "Stack overflow"): the
  * port reports it through the fatal-error hook as the Cortex-M port does

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Thread life cycle (docs/rules.md R11, with R2.2, R5.6, R6.4-R6.5, R7.1):
  * create / start / restart, terminate and delete (other and self), entry

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Timeouts (docs/rules.md R8, R9.4): exact expiry ticks, sleep, LM_NO_WAIT /
  * LM_WAIT_FOREVER, the range check, the order of timeouts due on one tick,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Software timers (include/limen/timer.h; docs/rules.md R8, R9.5, R10.2,
  * R12.1): one-shot and periodic expiry ticks, no drift, stop / start /

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Time-slices: round-robin by slice expiry, weighted CPU shares, the slice a
  * preempted / blocked / sleeping / suspended thread gets back, slices with a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The same tests against other kernel configurations: argument checks and
 # asserts compiled out (production), and 1024 priorities (two-level bitmaps).
 # Only tests that do not exercise argument checking run without checks.

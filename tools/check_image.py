@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """check_image: static checks of a Cortex-M firmware image (ELF) for a board
 that is built here but not run here.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """limen: build, run and test Limen.
 
     ./limen demo [--json]    the producer-consumer experiment (seeds 000/001)
@@ -6,6 +7,7 @@
     ./limen test             every test, under AddressSanitizer and UBSan; the
                              QEMU boards; examples/external-app; the STM32 image check
     ./limen setup            install what is missing (Debian, as root)
+    ./limen --version        Limen's version (project(VERSION) in CMakeLists.txt)
 
 Standard library only, so it runs before anything is installed.
 """
@@ -15,6 +17,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -36,10 +39,22 @@ def log(msg):
 
 def run(cmd, **kw):
     """Run a build step; its output goes to stderr so stdout stays the
-    program's own (the demo's --json output is clean)."""
+    program's own (the demo's --json output is clean). Logs how long it took."""
     log(" ".join(cmd))
     kw.setdefault("stdout", sys.stderr)
-    return subprocess.run(cmd, cwd=ROOT, check=False, **kw).returncode
+    start = time.monotonic()
+    rc = subprocess.run(cmd, cwd=ROOT, check=False, **kw).returncode
+    log(f"  {os.path.basename(cmd[0])}: {time.monotonic() - start:.1f} s"
+        + (f", exit status {rc}" if rc else ""))
+    return rc
+
+
+def project_version():
+    """The version, from project(VERSION) in CMakeLists.txt: the one place
+    it is written."""
+    with open(os.path.join(ROOT, "CMakeLists.txt"), encoding="utf-8") as f:
+        m = re.search(r"^project\(limen VERSION (\d+\.\d+\.\d+)", f.read(), re.M)
+    return m.group(1) if m else "unknown"
 
 
 def setup(tools=HOST_TOOLS, extra=()):
@@ -88,6 +103,8 @@ def qemu_run(board, elf, timeout=300):
 
 
 def cmd_demo(args):
+    if args.check or args.write:
+        return demo_figures(args.write)
     if args.host:
         if setup() != 0 or build("host-release", ["producer_consumer"]) != 0:
             return 1
@@ -117,18 +134,85 @@ def cmd_demo(args):
         sys.stderr.write(out)
         log(f"QEMU exited with {rc}")
         return 1
-    table = [l for l in out.splitlines() if not l.startswith("JSON: ")]
+    version = [l for l in out.splitlines() if l.startswith("Limen ")]
+    table = [l for l in out.splitlines() if not l.startswith(("JSON: ", "Limen "))]
     js = [l[len("JSON: "):] for l in out.splitlines() if l.startswith("JSON: ")]
     if args.json:
         print(js[-1] if js else "{}")
         return 0
     config = f"configs/{args.config}.h" if args.config else "default configuration"
-    print(f"Limen producer-consumer (seeds 000/001) on QEMU {board}, -icount {QEMU_ICOUNT}, "
-          f"{config}")
+    print(f"{version[0] if version else 'Limen'} producer-consumer (seeds 000/001) on QEMU "
+          f"{board}, -icount {QEMU_ICOUNT}, {config}")
     print("(instructions executed, not cycles of a real core: docs/measuring.md)\n")
     print("\n".join(table))
     print(EXPLANATION)
     return 0
+
+
+DEMO_CASES = ("equal", "unique", "threshold")
+
+
+def demo_measure(config=None, board="mps2-an386"):
+    """The demo image built in build_root() (with configs/<config>.h if
+    given) and run under QEMU: (its table, {case: JSON figures}), or None."""
+    import json
+    if config is None:
+        bdir = build_preset_in(board, ["producer_consumer"])
+    else:
+        bdir = os.path.join(build_root(), f"{board}-{config}")
+        header = os.path.join(ROOT, "configs", f"{config}.h")
+        if run(["cmake", "--preset", board, "-B", bdir, f"-DLIMEN_CONFIG_HEADER={header}",
+                "-DLIMEN_BUILD_TESTS=OFF"]) != 0 or \
+                run(["cmake", "--build", bdir, *build_jobs(), "--target",
+                     "producer_consumer"]) != 0:
+            bdir = None
+    if bdir is None:
+        return None
+    rc, out = qemu_run(board, os.path.join(bdir, "examples", "producer_consumer",
+                                           "producer_consumer.elf"))
+    js = [l[len("JSON: "):] for l in out.splitlines() if l.startswith("JSON: ")]
+    if rc != 0 or not js:
+        sys.stderr.write(out)
+        log(f"demo ({config or 'default'}): QEMU exited with {rc}")
+        return None
+    table = "\n".join(l for l in out.splitlines() if not l.startswith(("JSON: ", "Limen ")))
+    cases = {c["name"]: c for c in json.loads(js[-1])["cases"]}
+    return table, cases
+
+
+def demo_rules(table, default, bench):
+    """Where the documents quote the demo (default and configs/bench.h on
+    mps2-an386): README's table and bench figures, CAVEATS, measuring.md."""
+    def instr(cases):
+        return [thousands(cases[c]["instructions_per_cycle"]) for c in DEMO_CASES]
+    rules = [
+        ("README.md", r"^```\n(case +messages .*?)\n```$", [table]),
+        ("README.md", r"measured \((\S+) / (\S+) / (\S+) instructions\)", instr(bench)),
+        ("CAVEATS.md", r"takes\s+(\S+) / (\S+) / (\S+) instructions \(equal / unique / threshold\)",
+         instr(default)),
+        ("CAVEATS.md", r"and (\S+) /\s+(\S+) /\s+(\S+) with argument checks off", instr(bench)),
+        ("docs/measuring.md", r"It runs the three cases in (\S+) / (\S+) / (\S+) instructions\.",
+         instr(bench)),
+    ]
+    for c in DEMO_CASES:
+        f = default[c]
+        rules.append(("docs/measuring.md", rf"^\| {c} \| (\d+) \| (\d+) \| (\S+) \| ≤",
+                      [str(f["context_switches_per_cycle"]), str(f["preemptions_per_cycle"]),
+                       thousands(f["instructions_per_cycle"])]))
+    return rules
+
+
+def demo_figures(write=False):
+    """./limen demo --check / --write: the demo's figures on mps2-an386, in
+    the default configuration and with configs/bench.h, against the
+    documents that quote them."""
+    if setup({**HOST_TOOLS, **ARM_TOOLS}, ARM_PACKAGES) != 0:
+        return 1
+    default, bench = demo_measure(), demo_measure("bench")
+    if default is None or bench is None:
+        return 1
+    stale = doc_figures(demo_rules(default[0], default[1], bench[1]), write)
+    return figures_verdict("demo", stale, write)
 
 
 EXPLANATION = """
@@ -153,7 +237,8 @@ CHECKED_BOARDS = {"stm32f429i-disc1": "producer_consumer"}
 EXTERNAL_APP = os.path.join(ROOT, "examples", "external-app")
 # What examples/external-app prints, whichever way it was built.
 EXTERNAL_APP_OUTPUT = (
-    ["external-app: kernel priorities 16: priority 15 LM_OK, priority 16 LM_ERR_PRIORITY"]
+    [f"external-app: Limen {project_version()}, headers {project_version()}",
+     "external-app: kernel priorities 16: priority 15 LM_OK, priority 16 LM_ERR_PRIORITY"]
     + [line for i in range(1, 6)
        for line in (f"producer: gives item {i}", f"consumer: took item {i}")]
     + ["external-app: 5 items through the semaphore, done"])
@@ -240,6 +325,9 @@ def external_app(board=None):
             bdir = os.path.join(root, f"package-{tag}")
             ok = ok and cmake_build(EXTERNAL_APP, bdir,
                                     common + [f"-DCMAKE_PREFIX_PATH={prefix}"])
+            if ok and not version_refused(prefix, os.path.join(root, f"package-{tag}-9.0"),
+                                          common):
+                failed.append("find_package version check")
         if not ok:
             log(f"{what}: build failed")
             failed.append(way)
@@ -256,6 +344,24 @@ def external_app(board=None):
             log(f"{what}: FAILED (exit status {rc})")
             failed.append(way)
     return failed
+
+
+def version_refused(prefix, bdir, common):
+    """An application asking the installed package for version 9.0 must be
+    refused at configure time, by the package's version file."""
+    shutil.rmtree(bdir, ignore_errors=True)
+    cmd = ["cmake", "-S", EXTERNAL_APP, "-B", bdir, "-G", "Ninja", *common,
+           f"-DCMAKE_PREFIX_PATH={prefix}", "-DLIMEN_WANTED_VERSION=9.0"]
+    log(" ".join(cmd) + "   (must fail)")
+    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    out = p.stdout + p.stderr
+    if p.returncode != 0 and 'requested version "9.0"' in out and project_version() in out:
+        log(f"find_package(limen 9.0): refused by the {project_version()} install, as it must be")
+        return True
+    sys.stderr.write(out)
+    log(f"find_package(limen 9.0): not refused by the {project_version()} install "
+        f"(exit status {p.returncode})")
+    return False
 
 
 def errors_doc_current(bdir):
@@ -278,6 +384,24 @@ def errors_doc_current(bdir):
     return ok
 
 
+def release_checks():
+    """What a user reads before the code: every source file names its
+    licence (tools/check_spdx.py), and README's first screen and
+    CHANGELOG.md's latest release name the version of CMakeLists.txt."""
+    rc = run([sys.executable, os.path.join("tools", "check_spdx.py")])
+    version = project_version()
+    stale = doc_figures([
+        ("README.md", r"\A(?:[^\n]*\n){0,4}Version (\S+), \[Apache License 2\.0\]", [version]),
+        ("CHANGELOG.md", r"^## \[(\d[^\]]*)\]", [version]),
+        ("examples/external-app/README.md", r"^external-app: Limen (\S+), headers (\S+)$",
+         [version, version]),
+    ])
+    if stale:
+        log(f"version {version} (CMakeLists.txt project(VERSION)): README's first lines "
+            "and the latest release in CHANGELOG.md must name it")
+    return 1 if rc or stale else 0
+
+
 def cmd_test(args):
     """Host tests under the sanitizers and the external application on the
     hosted port; every QEMU board's tests (and the external application on
@@ -293,6 +417,8 @@ def cmd_test(args):
     versions()
     log(f"build root: {build_root()}")
     failed = []
+    if release_checks() != 0:
+        failed.append("licence lines or version (tools/check_spdx.py, README, CHANGELOG.md)")
     bdir = build_preset_in("host-asan")
     if bdir is None or run(["ctest", "--test-dir", bdir, "--output-on-failure",
                             "--timeout", "120", "--no-tests=error"], stdout=None) != 0:
@@ -308,6 +434,8 @@ def cmd_test(args):
         failed.append("fuzz corpus replay")
     if arm and cmd_sizes(argparse.Namespace(check="docs/design.md")) != 0:
         failed.append("docs/design.md sizes table")
+    if arm and cmd_size(argparse.Namespace(board="mps2-an386", check=True, write=False)) != 0:
+        failed.append("footprint figures (./limen size --check: README, CAVEATS)")
     if arm:
         versions([["arm-none-eabi-gcc", "--version"], ["qemu-system-arm", "--version"]])
     for board in boards:
@@ -317,6 +445,9 @@ def cmd_test(args):
             failed.append(board)
         if board == "mps2-an386":
             failed += [f"external-app {w} ({board})" for w in external_app(board)]
+            if demo_figures() != 0:
+                failed.append("demo figures (./limen demo --check: README, CAVEATS, "
+                              "docs/measuring.md)")
     for board in checked:
         image = CHECKED_BOARDS[board]
         # Builds the image, then tools/check_image.py on it (not run).
@@ -330,15 +461,74 @@ def cmd_test(args):
     return 0
 
 
+def doc_figures(rules, write=False):
+    """Figures a tool printed against the documents that quote them. rules:
+    (file, pattern, values): the pattern's first match in the file (re.M and
+    re.S) must have the values as its groups. With write, stale figures are
+    rewritten in place. Returns the number of stale figures."""
+    stale = 0
+    for path, pattern, values in rules:
+        full = os.path.join(ROOT, path)
+        with open(full, encoding="utf-8") as f:
+            text = f.read()
+        m = re.search(pattern, text, re.M | re.S)
+        if m is None:
+            log(f"{path}: no text matching {pattern!r} (where a figure should be)")
+            stale += 1
+            continue
+        if list(m.groups()) == list(values):
+            continue
+        stale += 1
+        if any("\n" in v for v in values):
+            log(f"{path}: the block at line {text.count(chr(10), 0, m.start()) + 1} is stale"
+                + (" (rewritten)" if write else "; the tool prints:\n" + "\n".join(values)))
+        else:
+            log(f"{path}: {' / '.join(m.groups())!r} is stale; the tool prints "
+                f"{' / '.join(values)!r}" + (" (rewritten)" if write else ""))
+        if write:
+            for i in range(len(values), 0, -1):
+                text = text[:m.start(i)] + values[i - 1] + text[m.end(i):]
+            with open(full, "w", encoding="utf-8") as f:
+                f.write(text)
+    return stale
+
+
+def figures_verdict(what, stale, write):
+    if stale == 0:
+        log(f"{what}: every figure quoted in the documents matches")
+    elif not write:
+        log(f"{what}: {stale} stale figure(s); `--write` rewrites them")
+    return 1 if stale and not write else 0
+
+
+def thousands(n):
+    return f"{n:,}"
+
+
+def size_rules(rows, gcc):
+    """Where the documents quote ./limen size: the README's footprint table
+    (and the compiler it names) and CAVEATS' smallest code size."""
+    by_name = {name: (text, data, bss) for name, text, data, bss in rows}
+    rules = [("README.md", r"for\s+Cortex-M4, arm-none-eabi-gcc (\S+)\):", [gcc])]
+    for name, (text, data, bss) in by_name.items():
+        rules.append(("README.md", rf"^\| {name} [^|\n]*\| (\d+) \| (\d+) \| (\d+) \|$",
+                      [str(text), str(data), str(bss)]))
+    rules.append(("CAVEATS.md", r"code is (\S+) KiB at its smallest",
+                  [f"{by_name['minimal'][0] / 1024:.1f}"]))
+    return rules
+
+
 def cmd_size(args):
     """Kernel code and data of a minimal and a full configuration, from
-    arm-none-eabi-size on the kernel's and the port's objects."""
+    arm-none-eabi-size on the kernel's and the port's objects. --check: the
+    documents quote these figures (README's table, CAVEATS); --write: make
+    them so."""
     if setup({**HOST_TOOLS, **ARM_TOOLS}, ARM_PACKAGES) != 0:
         return 1
     versions([["arm-none-eabi-gcc", "--version"]])
     rows = []
     for name in ("minimal", "full"):
-        bdir = os.path.join("build", f"size-{name}")
+        bdir = os.path.join(build_root(), f"size-{name}")
         cfg = os.path.join(ROOT, "configs", f"{name}.h")
         if run(["cmake", "-S", ".", "-B", bdir, "-G", "Ninja",
                 "-DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi.cmake",
@@ -356,7 +546,14 @@ def cmd_size(args):
     print(f"{'configuration':<14} {'text':>7} {'data':>6} {'bss':>6}")
     for name, text, data, bss in rows:
         print(f"{name:<14} {text:>7} {data:>6} {bss:>6}")
-    return 0
+    if not (args.check or args.write):
+        return 0
+    if args.board != "mps2-an386":
+        log("the documents quote the figures of mps2-an386 (Cortex-M4)")
+        return 1
+    gcc = subprocess.run(["arm-none-eabi-gcc", "-dumpversion"], capture_output=True,
+                         text=True).stdout.strip()
+    return figures_verdict("size", doc_figures(size_rules(rows, gcc), args.write), args.write)
 
 
 SIZES_BEGIN = "<!-- sizes:begin (generated by ./limen sizes; checked by ./limen test) -->"
@@ -429,23 +626,60 @@ LINT_CONFIGS = [  # (port include dir, extra definitions): both ports, checks on
 ]
 
 
+def write_version_header(include_dir):
+    """limen/version.h under include_dir, as CMake's configure_file makes it
+    from cmake/version.h.in (for the tools that compile without CMake)."""
+    major, minor, patch = (project_version().split(".") + ["0", "0", "0"])[:3]
+    with open(os.path.join(ROOT, "cmake", "version.h.in"), encoding="utf-8") as f:
+        text = f.read()
+    for name, value in (("PROJECT_VERSION_MAJOR", major), ("PROJECT_VERSION_MINOR", minor),
+                        ("PROJECT_VERSION_PATCH", patch),
+                        ("PROJECT_VERSION", project_version())):
+        text = text.replace(f"@{name}@", value)
+    os.makedirs(os.path.join(include_dir, "limen"), exist_ok=True)
+    with open(os.path.join(include_dir, "limen", "version.h"), "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+# clang-tidy's count of the warnings it found in system headers and did not
+# show: noise, one line per file and configuration. Every other line is kept.
+TIDY_NOISE = re.compile(r"^\d+ warnings? generated\.$")
+
+
+def run_quiet_tidy(cmd):
+    """run() for clang-tidy: its findings as they are, without the noise."""
+    log(" ".join(cmd))
+    start = time.monotonic()
+    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False)
+    kept = [l for l in (p.stdout + p.stderr).splitlines() if not TIDY_NOISE.match(l)]
+    if kept:
+        sys.stderr.write("\n".join(kept) + "\n")
+    log(f"  clang-tidy: {time.monotonic() - start:.1f} s"
+        + (f", exit status {p.returncode}" if p.returncode else ""))
+    return p.returncode
+
+
 def cmd_lint(args):
     """cppcheck and clang-tidy on kernel/ and include/; any finding fails."""
+    import tempfile
     if setup({**HOST_TOOLS, "cppcheck": "cppcheck", "clang-tidy": "clang-tidy"}) != 0:
         return 1
     versions([["cppcheck", "--version"], ["clang-tidy", "--version"]])
     kernel = sorted(os.path.join("kernel", f) for f in os.listdir(os.path.join(ROOT, "kernel"))
                     if f.endswith(".c"))
     rc = 0
-    if run(["cppcheck", "--enable=warning,style,performance,portability", "--std=c11",
-            "--inline-suppr", "--error-exitcode=1", "--force", "-q", "-Iinclude",
-            "-Iports/hosted/include", "-Ikernel/include", "-ULM_CONFIG_HEADER",
-            "kernel", "include"]) != 0:
-        rc = 1
-    for port_inc, defs in LINT_CONFIGS:
-        if run(["clang-tidy", "--quiet", *kernel, "--", "-std=c11", "-Iinclude",
-                f"-I{port_inc}", "-Ikernel/include", *defs]) != 0:
+    with tempfile.TemporaryDirectory() as generated:
+        write_version_header(generated)
+        if run(["cppcheck", "--enable=warning,style,performance,portability", "--std=c11",
+                "--inline-suppr", "--error-exitcode=1", "--force", "-q", "-Iinclude",
+                f"-I{generated}", "-Iports/hosted/include", "-Ikernel/include",
+                "-ULM_CONFIG_HEADER", "kernel", "include"]) != 0:
             rc = 1
+        for port_inc, defs in LINT_CONFIGS:
+            if run_quiet_tidy(["clang-tidy", "--quiet", *kernel, "--", "-std=c11", "-Iinclude",
+                               f"-I{generated}", f"-I{port_inc}", "-Ikernel/include",
+                               *defs]) != 0:
+                rc = 1
     log("lint: clean" if rc == 0 else "lint: findings above")
     return rc
 
@@ -602,6 +836,7 @@ def cmd_setup(args):
 def main():
     p = argparse.ArgumentParser(prog="limen", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action="version", version=f"Limen {project_version()}")
     sub = p.add_subparsers(dest="command", required=True)
     d = sub.add_parser("demo", help="run the producer-consumer experiment")
     d.add_argument("--json", action="store_true", help="print JSON only")
@@ -612,6 +847,11 @@ def main():
     d.add_argument("--config", choices=("bench", "full"),
                    help="build with configs/<name>.h (bench: checks off, as the "
                         "comparisons in docs/measuring.md are measured)")
+    d.add_argument("--check", action="store_true",
+                   help="fail if the documents' demo figures differ from a run "
+                        "(mps2-an386, default and bench configurations)")
+    d.add_argument("--write", action="store_true",
+                   help="rewrite the documents' demo figures from a run")
     d.set_defaults(fn=cmd_demo)
     t = sub.add_parser("test", help="build and run every test")
     t.add_argument("--host-only", action="store_true", help="skip the boards")
@@ -620,6 +860,10 @@ def main():
     t.set_defaults(fn=cmd_test)
     z = sub.add_parser("size", help="kernel footprint, minimal and full configurations")
     z.add_argument("--board", default="mps2-an386", choices=sorted(BOARDS))
+    z.add_argument("--check", action="store_true",
+                   help="fail if README's footprint table or CAVEATS' figure differs")
+    z.add_argument("--write", action="store_true",
+                   help="rewrite README's footprint table and CAVEATS' figure")
     z.set_defaults(fn=cmd_size)
     sz = sub.add_parser("sizes", help="control-block sizes at 32/256/1024 priorities")
     sz.add_argument("--check", metavar="DOC", help="fail if DOC's table differs")
@@ -646,7 +890,19 @@ def main():
     s = sub.add_parser("setup", help="install missing build tools")
     s.set_defaults(fn=cmd_setup)
     args = p.parse_args()
-    sys.exit(args.fn(args))
+    sys.exit(timed(args, sub))
+
+
+def timed(args, sub):
+    """Runs the subcommand, saying what it does and, at the end, how long
+    it took and how it ended."""
+    what = next((a.help for a in sub._choices_actions if a.dest == args.command), "")
+    log(f"Limen {project_version()}: ./limen {args.command}: {what}")
+    start = time.monotonic()
+    rc = args.fn(args)
+    log(f"./limen {args.command}: {'done' if rc == 0 else 'FAILED'} in "
+        f"{time.monotonic() - start:.1f} s")
+    return rc
 
 
 if __name__ == "__main__":

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Control-block sizes, read without running anything: each object below is
  * exactly as large as one kernel type, so `nm -S` on the compiled object file

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # What the CMake of every board shares (Cortex-M, the Armv7-M port, newlib-nano).
 # A board's board.cmake sets
 #   LIMEN_CPU_FLAGS            compiler flags for its core (-mcpu, FPU, float ABI)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The services every Limen board provides (console, exit, timestamp), as
  * the tests and examples call them. Each board's board.h includes this
  * header, says what the services do on that board, and adds its own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* newlib's system calls, the same on every board: output goes to the board's
  * console, the heap lies between .bss and the main stack (the linker
  * script's __heap_start and __heap_end), and there are no files.

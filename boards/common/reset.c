@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Start-up steps every Cortex-M board shares (reset.h). */
 #include <stdint.h>
 #include <string.h>

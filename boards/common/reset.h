@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Start-up code every Cortex-M board shares (reset.c), and the names of the
  * system exception handlers its vector table holds. A board's startup.c
  * keeps what is its own: the vector table, Reset_Handler (which calls the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Arm MPS2 with the AN500 image: Cortex-M7. QEMU: -M mps2-an500.
 # LM_PORT_CORTEX_M7 turns on the port's workaround for erratum 837070
 # (docs/porting.md).

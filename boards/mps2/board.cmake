@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shared by the MPS2 boards. The board's own board.cmake sets LIMEN_CPU_FLAGS
 # and LIMEN_QEMU_MACHINE first; the rest is ../common/board.cmake.
 set(LIMEN_BOARD_DIR ${CMAKE_CURRENT_LIST_DIR})

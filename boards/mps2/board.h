@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The board services (board_services.h) on the MPS2 boards under QEMU:
  * console on CMSDK UART0; lm_board_exit() ends QEMU with the code through
  * semihosting; lm_board_timestamp() counts up at MPS2_SYSCLK_HZ (CMSDK

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* MPS2 console (CMSDK UART0) and timestamp timer (CMSDK timer 1); newlib
  * writes to the console through ../common/newlib_syscalls.c. */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* MPS2 start-up: vector table, reset, default handler, semihosting exit.
  * The steps every board shares (memory, FPU, main, hard fault) are in
  * ../common/reset.c. */

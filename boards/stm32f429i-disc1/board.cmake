@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # STM32F429I-DISC1 (32F429IDISCOVERY): STM32F429ZI, Cortex-M4F, 2 MiB flash,
 # 192 KiB SRAM + 64 KiB CCM, 8 MHz HSE, console on USART1 (ST-LINK virtual
 # COM port). Built here, not run here: see README.md in this folder.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The board services (board_services.h) on the STM32F429I-DISC1:
  * STM32F429ZI, Cortex-M4F, console on USART1 (PA9 TX, PA10 RX) = the ST-LINK
  * virtual COM port, 115200 8N1. lm_board_exit() prints the exit code on the

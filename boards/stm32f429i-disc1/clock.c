@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * STM32F429 clock tree arithmetic (see clock.h). No register access: the
  * start-up code writes what this computes, and the host tests check it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * STM32F429 clock tree arithmetic (RM0090, "Reset and clock control"): PLL
  * factors, bus prescalers, flash wait states, regulator scale

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* STM32F429I-DISC1 console (USART1 on PA9/PA10, the ST-LINK virtual COM
  * port), timestamp (DWT cycle counter), exit. newlib writes to the console
  * through ../common/newlib_syscalls.c. */

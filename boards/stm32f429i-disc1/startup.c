@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * STM32F429I-DISC1 start-up: vector table, reset (CCM, VTOR and clocks,
  * around the steps every board shares, ../common/reset.c), default handler.

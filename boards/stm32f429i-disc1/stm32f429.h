@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The few STM32F429 registers the board code uses: base addresses, offsets
  * and bit positions from RM0090 (memory map and the RCC, PWR, FLASH, GPIO

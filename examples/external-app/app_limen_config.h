@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * This application's Limen configuration: only what differs from the
  * defaults in limen/config.h. Limen is built with it (LIMEN_CONFIG_HEADER),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * An application outside Limen's tree: a producer and a consumer thread
  * that meet at a counting semaphore. The consumer is more urgent, so every
@@ -12,6 +13,7 @@
 
 #include "limen/limen.h"
 #include "limen/port.h"
+#include "limen/version.h"
 
 _Static_assert(LM_CFG_PRIORITIES == 16, "app_limen_config.h is not in effect");
 
@@ -78,6 +80,9 @@ static lm_status_t spawn(lm_thread_t *t, const char *name, lm_thread_entry_t fn,
 
 int main(void)
 {
+    /* The library linked and the headers compiled against: the same build. */
+    printf("external-app: Limen %s, headers %d.%d.%d\n", lm_version(), LM_VERSION_MAJOR,
+           LM_VERSION_MINOR, LM_VERSION_PATCH);
     lm_kernel_init();
     /* The kernel itself must have 16 priorities: 15 is the least urgent it
      * accepts, 16 is out of range (with the default 32 it would be fine). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The seeds' producer-consumer experiment on the hosted port: prints, for
  * each case, messages, context switches and preemptions per cycle, from the
@@ -7,6 +8,7 @@
 #include <string.h>
 
 #include "limen/hosted.h"
+#include "limen/version.h"
 #include "pc.h"
 
 #define WARMUP 16u
@@ -32,7 +34,8 @@ int main(int argc, char **argv)
         }
     }
     if (json) {
-        printf("{\"port\":\"hosted\",\"cycles\":%u,\"cases\":[", CYCLES);
+        printf("{\"limen_version\":\"%s\",\"port\":\"hosted\",\"cycles\":%u,\"cases\":[",
+               lm_version(), CYCLES);
         for (unsigned i = 0; i < 3u; i++) {
             printf("%s{\"name\":\"%s\",\"messages_per_cycle\":%u,"
                    "\"context_switches_per_cycle\":%u,\"preemptions_per_cycle\":%u}",
@@ -42,8 +45,8 @@ int main(int argc, char **argv)
         printf("]}\n");
         return 0;
     }
-    printf("Limen producer-consumer (seeds 000/001), hosted port, %u cycles after %u warm-up\n\n",
-           CYCLES, WARMUP);
+    printf("Limen %s producer-consumer (seeds 000/001), hosted port, %u cycles after %u "
+           "warm-up\n\n", lm_version(), CYCLES, WARMUP);
     printf("%-10s %10s %18s %13s\n", "case", "messages", "context switches", "preemptions");
     printf("%-10s %10s %18s %13s\n", "", "per cycle", "per cycle", "per cycle");
     for (unsigned i = 0; i < 3u; i++) {

@@ -1,14 +1,16 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The seeds' producer-consumer experiment on a board. The board says what
  * its timestamp counts (board.h): under QEMU with -icount shift=0 one
  * instruction is 1 ns of virtual time and the 25 MHz timestamp counts every
  * 40 instructions (docs/measuring.md); on a real board it counts core
- * cycles. Prints a table and, last, one JSON line.
+ * cycles. Prints the kernel's version, a table and, last, one JSON line.
  */
 #include <stdio.h>
 
 #include "board.h"
 #include "limen/port.h"
+#include "limen/version.h"
 #include "pc.h"
 
 #define WARMUP 16u
@@ -34,6 +36,7 @@ int main(void)
             return 1;
         }
     }
+    printf("Limen %s\n", lm_version());
     printf("%-10s %10s %10s %12s %14s %14s\n", "case", "messages", "switches", "preemptions",
            LM_BOARD_TIME_UNIT, "messages per");
     printf("%-10s %10s %10s %12s %14s %14s\n", "", "/cycle", "/cycle", "/cycle", "/cycle",
@@ -45,7 +48,7 @@ int main(void)
                (unsigned long)(r[i].preemptions / CYCLES), (unsigned long)insns[i],
                (unsigned long)(insns[i] ? 9000000u / insns[i] : 0u));
     }
-    printf("JSON: {\"cycles\":%u,\"cases\":[", CYCLES);
+    printf("JSON: {\"limen_version\":\"%s\",\"cycles\":%u,\"cases\":[", lm_version(), CYCLES);
     for (unsigned i = 0; i < 3u; i++) {
         printf("%s{\"name\":\"%s\",\"messages_per_cycle\":%lu,\"context_switches_per_cycle\":%lu,"
                "\"preemptions_per_cycle\":%lu,\"" LM_BOARD_TIME_UNIT "_per_cycle\":%lu}",

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The producer-consumer scenario (see pc.h). */
 #include <string.h>
 #include "pc.h"

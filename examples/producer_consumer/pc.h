@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The producer-consumer experiment of seeds 000/001, as a reusable scenario.
  *

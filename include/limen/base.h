@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Types shared by every control block. The layouts are public only so that
  * the application can allocate control blocks; their fields are private to

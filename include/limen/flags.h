@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* 32-bit event flags. */
 #ifndef LIMEN_FLAGS_H
 #define LIMEN_FLAGS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Kernel start-up, scheduler lock, time and statistics. */
 #ifndef LIMEN_KERNEL_H
 #define LIMEN_KERNEL_H

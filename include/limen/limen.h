@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Limen: the whole public API. */
 #ifndef LIMEN_LIMEN_H
 #define LIMEN_LIMEN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Recursive, owner-checked mutexes with optional priority inheritance. */
 #ifndef LIMEN_MUTEX_H
 #define LIMEN_MUTEX_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Fixed-size block pools. */
 #ifndef LIMEN_POOL_H
 #define LIMEN_POOL_H

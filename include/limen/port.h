@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The port contract: what an architecture folder (ports/<arch>/) provides.
  *

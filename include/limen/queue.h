@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Message queues: fixed message size, fixed capacity, copied by value. */
 #ifndef LIMEN_QUEUE_H
 #define LIMEN_QUEUE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Counting semaphores. Waiters queue in priority order, FIFO among equals. */
 #ifndef LIMEN_SEM_H
 #define LIMEN_SEM_H

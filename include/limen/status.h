@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The one status enumeration every Limen call returns.
  * docs/errors.md maps each class of bad input to its code.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Software timers. Callbacks run in the kernel's deferred tick context: in
  * interrupt context as the kernel sees it (lm_port_in_isr() is true, only the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Intrusive circular doubly linked lists with a sentinel node.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Kernel internals shared by the kernel's .c files and the ports' entry
  * points. Naming: lmk_ = internal; a _locked suffix means the caller holds

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Fails the build when the port's header misses something the kernel needs. */
 #ifndef LMK_PORT_CHECK_H
 #define LMK_PORT_CHECK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Priority queue of list nodes: a FIFO ring per priority plus the set of
  * non-empty rings (prioset.h). It serves as the ready queue and as every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Sets of priorities (struct lm_prio_set, limen/base.h): the bitmap behind
  * every priority queue and the scheduler's set of held threads (R3.6).

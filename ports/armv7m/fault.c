@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Armv7-M port: stack overflow checks, the optional MPU stack guard, and the
  * fault handlers' report (docs/porting.md, "Stack overflow and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Between port.c and fault.c (stack checks, MPU guard, fault reports): not
  * part of the API. */
 #ifndef LIMEN_ARMV7M_FAULT_H

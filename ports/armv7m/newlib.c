@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * newlib under Limen (LM_CFG_NEWLIB): what makes errno, stdio and malloc
  * safe to use from several threads.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Between port.c and newlib.c (LM_CFG_NEWLIB): not part of the API. */
 #ifndef LIMEN_ARMV7M_NEWLIB_PORT_H
 #define LIMEN_ARMV7M_NEWLIB_PORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Armv7-M port: BASEPRI critical sections, PendSV context switch, SysTick
  * (periodic, or tickless while idle with LM_CFG_TICKLESS).

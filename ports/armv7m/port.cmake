@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Armv7-M port (included by the top-level CMakeLists). newlib.c compiles to
 # nothing unless LM_CFG_NEWLIB is 1; fault.c holds the stack checks, the
 # MPU stack guard and the fault handlers.

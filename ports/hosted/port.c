@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Hosted port. Every kernel thread has a ucontext on its own stack; the
  * process has one host thread, so a program's events are reproducible.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libFuzzer target: the public API driven by arbitrary bytes on the hosted
  * port (tests/fuzz/README.md).

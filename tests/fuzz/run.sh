@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Build and run the libFuzzer target (tests/fuzz/README.md).
 #   tests/fuzz/run.sh [seconds]     fuzz for `seconds` (default 60), print the summary
 #   tests/fuzz/run.sh replay        run the committed corpus once (fast; for `limen test`)

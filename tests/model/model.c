@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Reference model, from docs/rules.md only. Every decision cites its rule.
  * Threads, ready rings, thresholds, time, semaphores, mutexes, queues.

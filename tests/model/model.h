@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Reference model of the Limen scheduler, semaphores, mutexes, message
  * queues, event flags, a block pool, software timers and object deletion,

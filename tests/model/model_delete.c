@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Deleting objects in the model, from docs/rules.md only (R9.1, R5.8).
  * The delete marks the object deleted in its first step (new calls return

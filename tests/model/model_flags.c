@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Event flags in the model, from docs/rules.md only (R9.3, R10.1, R4.3).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The block pool in the model, from docs/rules.md only (R10.4, R10.6, R8).
  * The model counts free blocks and keeps the waiters; which free block an

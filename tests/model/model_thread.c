@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The thread life cycle in the model, from docs/rules.md only (R11.1,
  * R11.3-R11.6, R5.6, R5.4, R6.4, R3.5).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Software timers in the model, from docs/rules.md only (R8.5, R9.4, R9.5,
  * R10.2). A timer's expiry is a timeout like a thread's: due ones are

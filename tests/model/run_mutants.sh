@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Mutant check for the reference model (tests/model/README.md, "Mutants").
 #
 # Copies the repository's tracked files (as they are in the working tree) to a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Model-based random test (hosted port only). A seeded PRNG chooses the
  * next call for whichever kernel thread runs; the same call is applied to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * EXPECTED FAILURES of the interrupt-placement sweep (sweep.h). One place,
  * read by both drivers. Each entry is a (scenario, action) pair that breaks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The sweep's scenarios (sweep.h, docs/sweep.md). Each puts one call in the
  * state where it has the most work, and lists the handler actions that touch

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Interrupt-placement sweep (docs/sweep.md): scenarios shared by the hosted
  * driver (tests/sweep/test_sweep_host.c: an interrupt before the n-th kernel

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Hosted interrupt-placement sweep (docs/sweep.md). The kernel is the
  * instrumented one (limen_kernel_bbcount): lm_hosted_irq_at_block places the

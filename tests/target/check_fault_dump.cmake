@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Runs a fault image (test_fault.c built with FAULT_NO_HOOK) and checks its
 # output: the dump names the exception and the thread, its PC is the
 # address the image printed before faulting, the fault registers say

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Instructions and estimated Cortex-M4 cycles of the kernel's hot paths.
 
 Runs a target image (test_hotpaths.elf) under QEMU with one instruction per

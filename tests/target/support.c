@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Target test support (MPS2 boards under QEMU): a watchdog on virtual time
  * that fails a run which never ends, and a fatal hook that fails the run.

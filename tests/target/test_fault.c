@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A processor fault in a thread (docs/porting.md "Faults"): the port's
  * HardFault handler prints a dump (the exception, the thread, PC, LR and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * main's FPU state across a kernel run (hard-float boards: mps2-an386,
  * mps2-an500). lm_kernel_start() is a function call: as the procedure call

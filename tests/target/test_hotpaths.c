@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The kernel's hot paths, each taken the same way several times: semaphore
  * give and take, queue send and receive of a 4-byte message, a context

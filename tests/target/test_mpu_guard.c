@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The MPU stack guard (LM_CFG_MPU_STACK_GUARD, docs/porting.md): a thread
  * that overruns its stack and never switches out is stopped at its first

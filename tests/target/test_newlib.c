@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * newlib under Limen (LM_CFG_NEWLIB=1, this image's kernel;
  * ports/armv7m/newlib.c): per-thread errno and stdio streams, and malloc,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The first-day mistake of a main() that creates and starts threads and
  * returns without lm_kernel_start(): the board's start-up code must say so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Interrupt priority checks of the Armv7-M port (LM_PORT_CHECK_PRIORITY,
  * on with the kernel's asserts; docs/porting.md, "Interrupt priorities").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A thread that overruns its stack is caught at its next context switch and
  * reported through the fatal-error hook with LM_FATAL_STACK (docs/porting.md).

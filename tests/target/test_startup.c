@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Start-up (include/limen/port.h, lm_port_start): an interrupt that is
  * pending when the kernel first unmasks, and that readies a thread more

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Interrupt-placement sweep on the target (docs/sweep.md), MPS2 boards
  * under QEMU with -icount shift=0: one instruction per nanosecond and the

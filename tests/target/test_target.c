@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Target-only behaviour, on the MPS2 boards under QEMU: real NVIC
  * interrupts, a zero-latency interrupt inside a kernel critical section, FPU

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Tickless idle (LM_CFG_TICKLESS=1, this image's kernel): while the idle
  * thread waits, SysTick expires only at the next timeout, and the ticks that

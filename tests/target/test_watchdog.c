@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The guest-side watchdog every target image gets (support.c): a run that
  * does not end within 20 s of virtual time is failed with a message. ctest

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Port for Armv7-M: Cortex-M3, Cortex-M4/M4F, Cortex-M7 (GNU toolchain).
  * docs/porting.md describes stack sizing and the fatal-error hook.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Hosted port: Limen inside one Linux process, each kernel thread on its own
  * stack (ucontext), one host thread of execution, virtual time.

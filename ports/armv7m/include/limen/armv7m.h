@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The few Armv7-M system registers Limen uses, with addresses and bits from
  * the Armv7-M Architecture Reference Manual (System Control Space).

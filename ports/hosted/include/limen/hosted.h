@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Simulation controls of the hosted port (tests and examples only).
  *
