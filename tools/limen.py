@@ -595,6 +595,18 @@ def cmd_sweep(args):
     return 0
 
 
+def cmd_bench(args):
+    """Measures 1-6 of the reference comparison (tools/bench.py, bench/),
+    bench and default configurations, beside the reference kernels."""
+    if setup({**HOST_TOOLS, **ARM_TOOLS}, ARM_PACKAGES) != 0:
+        return 1
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import bench  # pylint: disable=import-outside-toplevel
+    qemu = ["qemu-system-arm", "-M", BOARDS["mps2-an386"], "-nographic", "-monitor", "none",
+            "-semihosting-config", "enable=on,target=native", "-icount", QEMU_ICOUNT, "-kernel"]
+    return bench.quick(ROOT, os.path.join(build_root(), "bench"), run, qemu, log, args.json)
+
+
 def cmd_setup(args):
     return setup()
 
@@ -643,6 +655,10 @@ def main():
     sw.add_argument("--board", action="append", choices=sorted(BOARDS),
                     help="QEMU board (repeatable; default mps2-an386)")
     sw.set_defaults(fn=cmd_sweep)
+    be = sub.add_parser("bench", help="measures 1-6 against the reference kernels (docs/measuring.md)")
+    be.add_argument("what", choices=("quick",), help="quick: every measure once, both configurations")
+    be.add_argument("--json", action="store_true", help="print JSON only")
+    be.set_defaults(fn=cmd_bench)
     s = sub.add_parser("setup", help="install missing build tools")
     s.set_defaults(fn=cmd_setup)
     args = p.parse_args()
