@@ -5,6 +5,7 @@
                              on QEMU mps2-an386 (Cortex-M4F); --host: hosted port
     ./limen test             every test, under AddressSanitizer and UBSan; the
                              QEMU boards; examples/external-app; the STM32 image check
+    ./limen bench quick      measures 1-6 against the reference kernels [--json]
     ./limen setup            install what is missing (Debian, as root)
 
 Standard library only, so it runs before anything is installed.
@@ -317,6 +318,10 @@ def cmd_test(args):
             failed.append(board)
         if board == "mps2-an386":
             failed += [f"external-app {w} ({board})" for w in external_app(board)]
+            # A smoke run: every image builds, runs and prints its figure
+            # (no threshold on any figure).
+            if cmd_bench(argparse.Namespace(what="quick", json=False)) != 0:
+                failed.append("bench quick")
     for board in checked:
         image = CHECKED_BOARDS[board]
         # Builds the image, then tools/check_image.py on it (not run).
