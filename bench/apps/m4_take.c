@@ -71,7 +71,7 @@ void lmb_app_setup(void)
     }
     unsigned n = 0u;
     for (unsigned p = 2u; p <= 14u; p++) {
-        for (unsigned j = 0u; j < WPP; j++, n++) {
+        for (unsigned j = 0u; j + 1u <= WPP; j++, n++) {
             lmb_thread(&waiters[n], waiter_entry, 0, stacks[n], p, p);
         }
     }
