@@ -6,8 +6,10 @@ published figures (docs/measuring.md, "The benchmark command").
 The images come from bench/ (its CMakeLists.txt); each prints "LMB ..." lines
 that this module reads. Measures 3-5 are exact instruction counts of one
 event (40-phase sweeps); measures 1 and 2 are averages over 1,000 cycles and
-20,000 yields, resolution 0.04 and 0.002 instruction; measure 6 is the .text
-the measure-1 (equal) image kept from the kernel and port archive.
+20,000 yields, resolution 0.04 and 0.002 instruction (--exact: each image run
+40 times, started 0..39 instructions later, the readings summed: exact);
+measure 6 is the .text the measure-1 (equal) image kept from the kernel and
+port archive.
 """
 import concurrent.futures
 import json
@@ -119,24 +121,37 @@ def parse(out):
     return None
 
 
-def run_image(qemu_cmd, elf, timeout):
+def run_image(qemu_cmd, elf, timeout, shift=None):
+    """Runs one image; shift k (0..39) starts it k instructions later."""
+    extra = [] if shift is None else ["-append", f"{shift:02d}"]
     try:
-        p = subprocess.run(qemu_cmd + [elf], capture_output=True, text=True, timeout=timeout)
+        p = subprocess.run(qemu_cmd + [elf] + extra, capture_output=True, text=True,
+                           timeout=timeout)
     except subprocess.TimeoutExpired:
         return 124, ""
     return p.returncode, p.stdout.replace("\r\n", "\n")
 
 
-def measure(bdir, qemu_cmd, log, timeout=120):
-    """Runs every image of bdir; returns ({config: {key: figure}}, problems)."""
+def measure(bdir, qemu_cmd, log, exact=False, timeout=120):
+    """Runs every image of bdir; returns ({config: {key: figure}}, problems).
+    exact: measures 1 and 2 from 40 runs each, started 0..39 instructions
+    later; their whole-count readings sum to the interval exactly."""
     figures = {cfg: {} for cfg in CONFIGS}
     problems = []
-    jobs = [(cfg, key) for cfg in CONFIGS for key, *_ in ROWS if key != "m6"]
+    jobs = []
+    for cfg in CONFIGS:
+        for key, *_ in ROWS:
+            if key == "m6":
+                continue
+            shifts = range(40) if exact and key[:2] in ("m1", "m2") else [None]
+            jobs += [(cfg, key, k) for k in shifts]
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         results = pool.map(
-            lambda job: run_image(qemu_cmd, os.path.join(bdir, f"{job[0]}-{job[1]}.elf"), timeout),
+            lambda job: run_image(qemu_cmd, os.path.join(bdir, f"{job[0]}-{job[1]}.elf"),
+                                  timeout, job[2]),
             jobs)
-        for (cfg, key), (rc, out) in zip(jobs, results):
+        sums = {}
+        for (cfg, key, k), (rc, out) in zip(jobs, results):
             fields = parse(out)
             if rc != 0 or fields is None:
                 problems.append(f"{cfg} {key}: exit {rc}, no result ({out.strip()[-200:]!r})")
@@ -144,7 +159,16 @@ def measure(bdir, qemu_cmd, log, timeout=120):
             bad = check(key, fields)
             if bad:
                 problems.append(f"{cfg} {key}: {bad}")
-            figures[cfg][key] = figure(fields)
+            if k is None:
+                figures[cfg][key] = figure(fields)
+                continue
+            # Each reading is 40 x whole counts; the 40 counts sum to the
+            # interval's instructions.
+            total, n, _ = sums.get((cfg, key), (0, 0, fields))
+            sums[(cfg, key)] = (total + fields["instructions"] // 40, n + 1, fields)
+        for (cfg, key), (total, n, fields) in sums.items():
+            if n == 40:
+                figures[cfg][key] = figure(dict(fields, instructions=total))
     for cfg in CONFIGS:
         map_path = os.path.join(bdir, f"{cfg}-m1_equal.map")
         size = kernel_text(map_path, f"libkernel_{cfg}.a") if os.path.exists(map_path) else 0
@@ -185,21 +209,24 @@ def rows_with_ratios(figures):
     return rows
 
 
-def fmt(v, unit):
+def fmt(v, unit, exact=False):
     if v is None:
         return "-"
     if unit in ("instr/cycle", "instr/yield"):
+        if exact:  # one instruction in 1,000 cycles or 20,000 yields
+            return f"{v:,.3f}" if unit == "instr/cycle" else f"{v:,.5f}"
         return f"{v:,.2f}"
     return f"{v:,.0f}" if isinstance(v, float) else f"{v:,}"
 
 
-def table(rows, header):
+def table(rows, header, exact):
     cols = ["measure", "Limen bench", "Limen default", *KERNELS, "best ref.",
             "bench / best", "default / best", "target (0.8x best)"]
     lines = [" | ".join(cols), " | ".join("---" for _ in cols)]
     for r in rows:
         u = r["unit"]
-        cells = [f"{r['measure']} ({u})", fmt(r["limen_bench"], u), fmt(r["limen_default"], u),
+        cells = [f"{r['measure']} ({u})", fmt(r["limen_bench"], u, exact),
+                 fmt(r["limen_default"], u, exact),
                  *[fmt(r["references"][k], u) for k in KERNELS],
                  f"{fmt(r['best_reference'], u)} {r['best_kernel']}",
                  "-" if r["bench_ratio"] is None else f"{r['bench_ratio']:.2f}",
@@ -211,7 +238,7 @@ def table(rows, header):
     return "\n".join(header + [""] + lines)
 
 
-def quick(root, bdir, run, qemu_base, log, as_json):
+def quick(root, bdir, run, qemu_base, log, as_json, exact=False):
     """Builds bench/ into bdir, runs every image, prints the table (or JSON).
     Returns 0 when every figure was measured and every image's own check
     passed."""
@@ -221,13 +248,14 @@ def quick(root, bdir, run, qemu_base, log, as_json):
         return 1
     if run(["cmake", "--build", bdir]) != 0:
         return 1
-    figures, problems = measure(bdir, qemu_base, log)
+    figures, problems = measure(bdir, qemu_base, log, exact)
     rows = rows_with_ratios(figures)
     gcc = tool_version(["arm-none-eabi-gcc", "--version"])
     qemu = tool_version([qemu_base[0], "--version"])
     command = " ".join(qemu_base) + " <image>.elf"
     if as_json:
         print(json.dumps({"compiler": gcc, "qemu": qemu, "qemu_command": command,
+                          "exact": exact,
                           "configs": {"bench": "configs/bench.h with LM_CFG_STATS 0",
                                       "default": "no configuration header"},
                           "rows": rows, "problems": problems}, indent=2))
@@ -238,10 +266,11 @@ def quick(root, bdir, run, qemu_base, log, as_json):
             f"QEMU:     {qemu}",
             f"command:  {command}",
             "bench = configs/bench.h with statistics off; default = no configuration header",
-            "figures are guest instructions (-icount), not cycles; measures 3-5 exact, "
-            "1 and 2 averages (resolution 0.04 and 0.002)",
+            "figures are guest instructions (-icount), not cycles; measures 3-5 exact, 1 and 2 "
+            + ("exact (40 shifted runs each)" if exact
+               else "averages (resolution 0.04 and 0.002; --exact: exact)"),
         ]
-        print(table(rows, header))
+        print(table(rows, header, exact))
     for p in problems:
         log(f"bench: {p}")
     return 1 if problems else 0

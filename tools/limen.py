@@ -320,7 +320,7 @@ def cmd_test(args):
             failed += [f"external-app {w} ({board})" for w in external_app(board)]
             # A smoke run: every image builds, runs and prints its figure
             # (no threshold on any figure).
-            if cmd_bench(argparse.Namespace(what="quick", json=False)) != 0:
+            if cmd_bench(argparse.Namespace(what="quick", json=False, exact=False)) != 0:
                 failed.append("bench quick")
     for board in checked:
         image = CHECKED_BOARDS[board]
@@ -609,7 +609,8 @@ def cmd_bench(args):
     import bench  # pylint: disable=import-outside-toplevel
     qemu = ["qemu-system-arm", "-M", BOARDS["mps2-an386"], "-nographic", "-monitor", "none",
             "-semihosting-config", "enable=on,target=native", "-icount", QEMU_ICOUNT, "-kernel"]
-    return bench.quick(ROOT, os.path.join(build_root(), "bench"), run, qemu, log, args.json)
+    return bench.quick(ROOT, os.path.join(build_root(), "bench"), run, qemu, log, args.json,
+                       args.exact)
 
 
 def cmd_setup(args):
@@ -663,6 +664,8 @@ def main():
     be = sub.add_parser("bench", help="measures 1-6 against the reference kernels (docs/measuring.md)")
     be.add_argument("what", choices=("quick",), help="quick: every measure once, both configurations")
     be.add_argument("--json", action="store_true", help="print JSON only")
+    be.add_argument("--exact", action="store_true",
+                    help="measures 1 and 2 exact: 40 runs each, every start phase")
     be.set_defaults(fn=cmd_bench)
     s = sub.add_parser("setup", help="install missing build tools")
     s.set_defaults(fn=cmd_setup)

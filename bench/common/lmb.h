@@ -63,6 +63,14 @@ uint32_t lmb_sync_store(uint32_t phase, volatile uint32_t *addr, uint32_t value)
 uint32_t lmb_sync_call(uint32_t phase, lmb_fn_t fn, uintptr_t a0, uintptr_t a1);
 uint32_t lmb_call_stamp(lmb_fn_t fn, uintptr_t a0, uintptr_t a1);
 
+/* Measures 1 and 2 read the timer at cycle boundaries, to whole counts.
+ * Started k = 0..39 instructions later (lmb_shift, before the kernel
+ * starts its tick), the same run reads the same interval at each phase of
+ * the count period, and the 40 readings sum to it exactly. `./limen bench
+ * quick --exact` passes k as two digits after the image's name
+ * (QEMU -append, read by semihosting). */
+void lmb_shift(uint32_t k);
+
 /* Kernel calls as lmb_fn_t: the timed calls go straight into the kernel. */
 #define LMB_FN(f) ((lmb_fn_t)(uintptr_t)(f))
 

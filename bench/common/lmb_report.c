@@ -87,8 +87,31 @@ void lmb_thread(lm_thread_t *t, void (*entry)(void *), void *arg, void *stack,
     }
 }
 
+/* The start shift k: the last two characters of the semihosting command
+ * line ("<image> kk"), 0 without them. The same instructions run for every
+ * k, so only k moves the phase. */
+static uint32_t start_shift(void)
+{
+    static char line[160];
+    struct {
+        char *buf;
+        uint32_t len;
+    } block = {line, sizeof line};
+    register uint32_t r0 __asm("r0") = 0x15u; /* SYS_GET_CMDLINE */
+    register void *r1 __asm("r1") = &block;
+    __asm volatile("bkpt 0xAB" : "+r"(r0) : "r"(r1) : "memory");
+    if (r0 != 0u || block.len < 3u || line[block.len - 3u] != ' ') {
+        return 0u;
+    }
+    uint32_t tens = (uint32_t)(line[block.len - 2u] - '0');
+    uint32_t ones = (uint32_t)(line[block.len - 1u] - '0');
+    uint32_t k = tens * 10u + ones;
+    return (tens < 10u && ones < 10u && k < LMB_PHASES) ? k : 0u;
+}
+
 int main(void)
 {
+    lmb_shift(start_shift());
     lm_kernel_init();
     lmb_app_setup();
     lm_kernel_start();

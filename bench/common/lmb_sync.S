@@ -91,4 +91,20 @@ lmb_call_stamp:
     pop     {r4, pc}
     .size   lmb_call_stamp, . - lmb_call_stamp
 
+/* void lmb_shift(uint32_t k): returns k (0..39) instructions later than
+ * for k = 0, every other instruction the same. */
+    .global lmb_shift
+    .type   lmb_shift, %function
+    .thumb_func
+lmb_shift:
+    rsb     r0, r0, #RUN        /* NOPs to skip */
+    lsls    r0, r0, #1
+    add     pc, r0              /* pc reads as this instruction + 4 */
+    nop                         /* never runs */
+    .rept RUN
+    nop
+    .endr
+    bx      lr
+    .size   lmb_shift, . - lmb_shift
+
     .ltorg
