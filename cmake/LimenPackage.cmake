@@ -144,8 +144,6 @@ install(TARGETS ${_lm_targets} EXPORT limenTargets
   OBJECTS DESTINATION ${CMAKE_INSTALL_LIBDIR}/limen)
 install(DIRECTORY ${LIMEN_ROOT}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${LIMEN_PORT_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(FILES ${LIMEN_GENERATED_INCLUDE}/limen/version.h
-  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/limen)
 if(_lm_cfg_file)
   install(FILES ${_lm_cfg_file} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/limen_config)
   file(SHA256 ${_lm_cfg_file} _lm_cfg_sha256)

@@ -6,6 +6,7 @@
                              on QEMU mps2-an386 (Cortex-M4F); --host: hosted port
     ./limen test             every test, under AddressSanitizer and UBSan; the
                              QEMU boards; examples/external-app; the STM32 image check
+    ./limen bench quick      measures 1-6 against the reference kernels [--json]
     ./limen setup            install what is missing (Debian, as root)
     ./limen --version        Limen's version (project(VERSION) in CMakeLists.txt)
 
@@ -50,10 +51,10 @@ def run(cmd, **kw):
 
 
 def project_version():
-    """The version, from project(VERSION) in CMakeLists.txt: the one place
-    it is written."""
-    with open(os.path.join(ROOT, "CMakeLists.txt"), encoding="utf-8") as f:
-        m = re.search(r"^project\(limen VERSION (\d+\.\d+\.\d+)", f.read(), re.M)
+    """The version, from include/limen/version.h: the one place it is
+    written (CMakeLists.txt reads it too)."""
+    with open(os.path.join(ROOT, "include", "limen", "version.h"), encoding="utf-8") as f:
+        m = re.search(r'^#define LM_VERSION_STRING "(\d+\.\d+\.\d+)"', f.read(), re.M)
     return m.group(1) if m else "unknown"
 
 
@@ -448,6 +449,10 @@ def cmd_test(args):
             if demo_figures() != 0:
                 failed.append("demo figures (./limen demo --check: README, CAVEATS, "
                               "docs/measuring.md)")
+            # A smoke run: every image builds, runs and prints its figure
+            # (no threshold on any figure).
+            if cmd_bench(argparse.Namespace(what="quick", json=False, exact=False)) != 0:
+                failed.append("bench quick")
     for board in checked:
         image = CHECKED_BOARDS[board]
         # Builds the image, then tools/check_image.py on it (not run).
@@ -626,21 +631,6 @@ LINT_CONFIGS = [  # (port include dir, extra definitions): both ports, checks on
 ]
 
 
-def write_version_header(include_dir):
-    """limen/version.h under include_dir, as CMake's configure_file makes it
-    from cmake/version.h.in (for the tools that compile without CMake)."""
-    major, minor, patch = (project_version().split(".") + ["0", "0", "0"])[:3]
-    with open(os.path.join(ROOT, "cmake", "version.h.in"), encoding="utf-8") as f:
-        text = f.read()
-    for name, value in (("PROJECT_VERSION_MAJOR", major), ("PROJECT_VERSION_MINOR", minor),
-                        ("PROJECT_VERSION_PATCH", patch),
-                        ("PROJECT_VERSION", project_version())):
-        text = text.replace(f"@{name}@", value)
-    os.makedirs(os.path.join(include_dir, "limen"), exist_ok=True)
-    with open(os.path.join(include_dir, "limen", "version.h"), "w", encoding="utf-8") as f:
-        f.write(text)
-
-
 # clang-tidy's count of the warnings it found in system headers and did not
 # show: noise, one line per file and configuration. Every other line is kept.
 TIDY_NOISE = re.compile(r"^\d+ warnings? generated\.$")
@@ -661,25 +651,21 @@ def run_quiet_tidy(cmd):
 
 def cmd_lint(args):
     """cppcheck and clang-tidy on kernel/ and include/; any finding fails."""
-    import tempfile
     if setup({**HOST_TOOLS, "cppcheck": "cppcheck", "clang-tidy": "clang-tidy"}) != 0:
         return 1
     versions([["cppcheck", "--version"], ["clang-tidy", "--version"]])
     kernel = sorted(os.path.join("kernel", f) for f in os.listdir(os.path.join(ROOT, "kernel"))
                     if f.endswith(".c"))
     rc = 0
-    with tempfile.TemporaryDirectory() as generated:
-        write_version_header(generated)
-        if run(["cppcheck", "--enable=warning,style,performance,portability", "--std=c11",
-                "--inline-suppr", "--error-exitcode=1", "--force", "-q", "-Iinclude",
-                f"-I{generated}", "-Iports/hosted/include", "-Ikernel/include",
-                "-ULM_CONFIG_HEADER", "kernel", "include"]) != 0:
+    if run(["cppcheck", "--enable=warning,style,performance,portability", "--std=c11",
+            "--inline-suppr", "--error-exitcode=1", "--force", "-q", "-Iinclude",
+            "-Iports/hosted/include", "-Ikernel/include",
+            "-ULM_CONFIG_HEADER", "kernel", "include"]) != 0:
+        rc = 1
+    for port_inc, defs in LINT_CONFIGS:
+        if run_quiet_tidy(["clang-tidy", "--quiet", *kernel, "--", "-std=c11", "-Iinclude",
+                           f"-I{port_inc}", "-Ikernel/include", *defs]) != 0:
             rc = 1
-        for port_inc, defs in LINT_CONFIGS:
-            if run_quiet_tidy(["clang-tidy", "--quiet", *kernel, "--", "-std=c11", "-Iinclude",
-                               f"-I{generated}", f"-I{port_inc}", "-Ikernel/include",
-                               *defs]) != 0:
-                rc = 1
     log("lint: clean" if rc == 0 else "lint: findings above")
     return rc
 
@@ -829,6 +815,19 @@ def cmd_sweep(args):
     return 0
 
 
+def cmd_bench(args):
+    """Measures 1-6 of the reference comparison (tools/bench.py, bench/),
+    bench and default configurations, beside the reference kernels."""
+    if setup({**HOST_TOOLS, **ARM_TOOLS}, ARM_PACKAGES) != 0:
+        return 1
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import bench  # pylint: disable=import-outside-toplevel
+    qemu = ["qemu-system-arm", "-M", BOARDS["mps2-an386"], "-nographic", "-monitor", "none",
+            "-semihosting-config", "enable=on,target=native", "-icount", QEMU_ICOUNT, "-kernel"]
+    return bench.quick(ROOT, os.path.join(build_root(), "bench"), run, qemu, log, args.json,
+                       args.exact)
+
+
 def cmd_setup(args):
     return setup()
 
@@ -887,6 +886,12 @@ def main():
     sw.add_argument("--board", action="append", choices=sorted(BOARDS),
                     help="QEMU board (repeatable; default mps2-an386)")
     sw.set_defaults(fn=cmd_sweep)
+    be = sub.add_parser("bench", help="measures 1-6 against the reference kernels (docs/measuring.md)")
+    be.add_argument("what", choices=("quick",), help="quick: every measure once, both configurations")
+    be.add_argument("--json", action="store_true", help="print JSON only")
+    be.add_argument("--exact", action="store_true",
+                    help="measures 1 and 2 exact: 40 runs each, every start phase")
+    be.set_defaults(fn=cmd_bench)
     s = sub.add_parser("setup", help="install missing build tools")
     s.set_defaults(fn=cmd_setup)
     args = p.parse_args()

@@ -41,3 +41,12 @@ _Noreturn void lm_board_run_main(void)
     }
     lm_board_exit(code);
 }
+
+/* A minimal report for a build that links the kernel without the Armv7-M
+ * port's fault.c (a port built from port.c alone): weak, so fault.c's
+ * handler, with its register dump and the fatal hook, replaces it. */
+__attribute__((weak)) void HardFault_Handler(void)
+{
+    lm_board_puts("limen: hard fault\n");
+    lm_board_exit(2);
+}

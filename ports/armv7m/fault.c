@@ -1,17 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Armv7-M port: stack overflow checks, the optional MPU stack guard, and the
- * fault handlers' report (docs/porting.md, "Stack overflow and the
- * fatal-error hook").
- *
- * A control block placed just below its thread's stack (the natural order of
- * two definitions in C) is what an overflow overwrites first, from its last
- * fields down: name, stack, ... So the checks do not trust those fields.
- * At thread start the port copies the stack's bottom and the name into the
- * context, the first fields of the control block (the last an overflow
- * reaches), with a check word over them and the control block's address.
- * A report then names the thread from the copies, and says so when even the
- * copies are gone, rather than following an overwritten name pointer.
+ * Armv7-M port: the fault handlers' report and the optional MPU stack guard
+ * (docs/porting.md, "Stack overflow and the fatal-error hook"). The stack
+ * checks at every switch, and the text helpers both use, are in port.c.
  */
 #include <stddef.h>
 
@@ -22,101 +13,8 @@
 
 _Noreturn void lmk_fatal(lm_fatal_t reason, const char *where, const lm_thread_t *thread);
 
-/* The board's console (boards/common/board_services.h). Weak: a board
- * without one still links, and fatal reports are then silent. */
-void lm_board_puts(const char *s) __attribute__((weak));
-
-void lm_port_fatal_print(const char *s)
-{
-    if (lm_board_puts != NULL) {
-        lm_board_puts(s);
-    }
-}
-
-/* ---- text without a formatter (this runs in fault handlers) ---- */
-
-#define TEXT_BYTES 96u
-
-struct text {
-    char buf[TEXT_BYTES];
-    size_t len;
-};
-
-static void text_put(struct text *t, const char *s)
-{
-    while (*s != '\0' && t->len + 1u < TEXT_BYTES) {
-        t->buf[t->len++] = *s++;
-    }
-    t->buf[t->len] = '\0';
-}
-
-static void text_hex(struct text *t, uint32_t v)
-{
-    char h[11] = "0x";
-    for (unsigned i = 0; i < 8u; i++) {
-        h[2u + i] = "0123456789abcdef"[(v >> (28u - 4u * i)) & 0xFu];
-    }
-    h[10] = '\0';
-    text_put(t, h);
-}
-
-/* ---- stack checks ---- */
-
-void lmp_stack_prepare(lm_thread_t *t)
-{
-    uint32_t *bottom = (uint32_t *)t->stack;
-    for (unsigned i = 0; i < LMP_STACK_GUARD_WORDS; i++) {
-        bottom[i] = LMP_STACK_GUARD;
-    }
-    t->ctx.stack_bottom = t->stack;
-    t->ctx.name = t->name;
-    t->ctx.check = lmp_stack_check_word(t, t->stack, t->name);
-}
-
-enum cb_state {
-    CB_INTACT,  /* the control block agrees with the copies */
-    CB_DAMAGED, /* the copies hold, the control block's fields do not */
-    CB_LOST     /* the copies are overwritten too */
-};
-
-static enum cb_state cb_state(const lm_thread_t *t)
-{
-    const lm_port_context_t *c = &t->ctx;
-    if (c->check != lmp_stack_check_word(t, c->stack_bottom, c->name)) {
-        return CB_LOST;
-    }
-    return (t->stack == c->stack_bottom && t->name == c->name) ? CB_INTACT : CB_DAMAGED;
-}
-
-/* Writes what names t into `out`; returns t if its control block can be
- * handed to a hook, NULL if not. */
-static const lm_thread_t *describe(const lm_thread_t *t, struct text *out)
-{
-    switch (cb_state(t)) {
-    case CB_INTACT:
-        text_put(out, t->name != NULL ? t->name : "(unnamed)");
-        return t;
-    case CB_DAMAGED:
-        text_put(out, t->ctx.name != NULL ? t->ctx.name : "(unnamed)");
-        text_put(out, " (control block at ");
-        text_hex(out, (uint32_t)(uintptr_t)t);
-        text_put(out, " overwritten)");
-        return NULL;
-    default:
-        text_put(out, "corrupted thread at ");
-        text_hex(out, (uint32_t)(uintptr_t)t);
-        return NULL;
-    }
-}
-
-static struct text where;
-
-_Noreturn void lmp_stack_overflow(const lm_thread_t *t)
-{
-    where.len = 0u;
-    const lm_thread_t *named = describe(t, &where);
-    lmk_fatal(LM_FATAL_STACK, where.buf, named);
-}
+/* What a fault report passes to lm_fatal as `where`. */
+static struct lmp_text where;
 
 /* ---- MPU stack guard (LM_CFG_MPU_STACK_GUARD) ---- */
 
@@ -236,12 +134,12 @@ static const char *exception_name(uint32_t n)
     }
 }
 
-static void print_reg(struct text *line, const char *name, uint32_t v)
+static void print_reg(struct lmp_text *line, const char *name, uint32_t v)
 {
-    text_put(line, " ");
-    text_put(line, name);
-    text_put(line, " ");
-    text_hex(line, v);
+    lmp_text_put(line, " ");
+    lmp_text_put(line, name);
+    lmp_text_put(line, " ");
+    lmp_text_hex(line, v);
 }
 
 _Noreturn void lmp_fault(const uint32_t *frame, uint32_t exc_return);
@@ -267,20 +165,20 @@ _Noreturn void lmp_fault(const uint32_t *frame, uint32_t exc_return)
 #if LM_CFG_MPU_STACK_GUARD
     overflow = guard_hit(f);
 #endif
-    struct text line = {.len = 0u};
+    struct lmp_text line = {.len = 0u};
     const lm_thread_t *thread = NULL;
     where.len = 0u;
-    text_put(&line, "limen: ");
-    text_put(&line, exception_name(f->exception));
-    text_put(&line, overflow ? " (stack overflow)" : "");
+    lmp_text_put(&line, "limen: ");
+    lmp_text_put(&line, exception_name(f->exception));
+    lmp_text_put(&line, overflow ? " (stack overflow)" : "");
     if (lm_armv7m_threads_running()) {
-        thread = describe(lm_thread_self(), &where);
-        text_put(&line, f->in_handler ? " in a handler, thread " : " in thread ");
-        text_put(&line, where.buf);
+        thread = lmp_describe(lm_thread_self(), &where);
+        lmp_text_put(&line, f->in_handler ? " in a handler, thread " : " in thread ");
+        lmp_text_put(&line, where.buf);
     } else {
-        text_put(&line, " before the kernel runs");
+        lmp_text_put(&line, " before the kernel runs");
     }
-    text_put(&line, "\n");
+    lmp_text_put(&line, "\n");
     lm_port_fatal_print(line.buf);
 
     line.len = 0u;
@@ -289,9 +187,9 @@ _Noreturn void lmp_fault(const uint32_t *frame, uint32_t exc_return)
         print_reg(&line, "LR", f->lr);
         print_reg(&line, "xPSR", f->xpsr);
     } else {
-        text_put(&line, "  no frame: the fault came while stacking it");
+        lmp_text_put(&line, "  no frame: the fault came while stacking it");
     }
-    text_put(&line, "\n");
+    lmp_text_put(&line, "\n");
     lm_port_fatal_print(line.buf);
 
     line.len = 0u;
@@ -299,12 +197,12 @@ _Noreturn void lmp_fault(const uint32_t *frame, uint32_t exc_return)
     print_reg(&line, "HFSR", f->hfsr);
     print_reg(&line, "MMFAR", f->mmfar);
     print_reg(&line, "BFAR", f->bfar);
-    text_put(&line, "\n");
+    lmp_text_put(&line, "\n");
     lm_port_fatal_print(line.buf);
 
     if (!overflow) {
         where.len = 0u;
-        text_put(&where, exception_name(f->exception));
+        lmp_text_put(&where, exception_name(f->exception));
     }
     lmk_fatal(overflow ? LM_FATAL_STACK : LM_FATAL_FAULT, where.buf, thread);
 }

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Between port.c and fault.c (stack checks, MPU guard, fault reports): not
- * part of the API. */
+/* Between port.c (stack checks, the fatal report's text) and fault.c (fault
+ * handlers, MPU guard): not part of the API. */
 #ifndef LIMEN_ARMV7M_FAULT_H
 #define LIMEN_ARMV7M_FAULT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "limen/limen.h"
@@ -22,6 +23,18 @@ static inline uint32_t lmp_stack_check_word(const lm_thread_t *t, const void *bo
     return (uint32_t)(uintptr_t)t ^ (uint32_t)(uintptr_t)bottom ^
            (uint32_t)(uintptr_t)name ^ LMP_STACK_CHECK_KEY;
 }
+
+/* Text without a formatter: reports run in fault handlers (port.c). */
+#define LMP_TEXT_BYTES 96u
+struct lmp_text {
+    char buf[LMP_TEXT_BYTES];
+    size_t len;
+};
+void lmp_text_put(struct lmp_text *t, const char *s);
+void lmp_text_hex(struct lmp_text *t, uint32_t v);
+/* Writes what names t into `out` as far as its control block can be
+ * trusted; returns t if the block can be handed to a hook, NULL if not. */
+const lm_thread_t *lmp_describe(const lm_thread_t *t, struct lmp_text *out);
 
 /* lm_port_stack_init: the guard words, and the copies the checks trust. */
 void lmp_stack_prepare(lm_thread_t *t);

@@ -26,6 +26,7 @@
 lm_thread_t *lmk_switch_select(void);
 void lmk_tick_announce(lm_tick_t n);
 _Noreturn void lmk_thread_exit(void);
+_Noreturn void lmk_fatal(lm_fatal_t reason, const char *where, const lm_thread_t *thread);
 extern lm_thread_t lmk_idle_thread;
 
 #define XPSR_THUMB 0x01000000u
@@ -72,6 +73,107 @@ static struct {
     bool stopping;
 #endif
 } port;
+
+/* ---- fatal reports and stack checks ----
+ * Here rather than in fault.c: a build that compiles port.c alone (with the
+ * kernel) has all the port needs; fault.c adds the fault handlers' dump and
+ * the optional MPU guard.
+ *
+ * A control block placed just below its thread's stack (the natural order of
+ * two definitions in C) is what an overflow overwrites first, from its last
+ * fields down: name, stack, ... So the checks do not trust those fields.
+ * At thread start the port copies the stack's bottom and the name into the
+ * context, the first fields of the control block (the last an overflow
+ * reaches), with a check word over them and the control block's address.
+ * A report then names the thread from the copies, and says so when even the
+ * copies are gone, rather than following an overwritten name pointer. */
+
+/* The board's console (boards/common/board_services.h). Weak: a board
+ * without one still links, and fatal reports are then silent. */
+void lm_board_puts(const char *s) __attribute__((weak));
+
+void lm_port_fatal_print(const char *s)
+{
+    if (lm_board_puts != NULL) {
+        lm_board_puts(s);
+    }
+}
+
+/* ---- text without a formatter (this runs in fault handlers) ---- */
+
+void lmp_text_put(struct lmp_text *t, const char *s)
+{
+    while (*s != '\0' && t->len + 1u < LMP_TEXT_BYTES) {
+        t->buf[t->len++] = *s++;
+    }
+    t->buf[t->len] = '\0';
+}
+
+void lmp_text_hex(struct lmp_text *t, uint32_t v)
+{
+    char h[11] = "0x";
+    for (unsigned i = 0; i < 8u; i++) {
+        h[2u + i] = "0123456789abcdef"[(v >> (28u - 4u * i)) & 0xFu];
+    }
+    h[10] = '\0';
+    lmp_text_put(t, h);
+}
+
+/* ---- stack checks ---- */
+
+void lmp_stack_prepare(lm_thread_t *t)
+{
+    uint32_t *bottom = (uint32_t *)t->stack;
+    for (unsigned i = 0; i < LMP_STACK_GUARD_WORDS; i++) {
+        bottom[i] = LMP_STACK_GUARD;
+    }
+    t->ctx.stack_bottom = t->stack;
+    t->ctx.name = t->name;
+    t->ctx.check = lmp_stack_check_word(t, t->stack, t->name);
+}
+
+enum cb_state {
+    CB_INTACT,  /* the control block agrees with the copies */
+    CB_DAMAGED, /* the copies hold, the control block's fields do not */
+    CB_LOST     /* the copies are overwritten too */
+};
+
+static enum cb_state cb_state(const lm_thread_t *t)
+{
+    const lm_port_context_t *c = &t->ctx;
+    if (c->check != lmp_stack_check_word(t, c->stack_bottom, c->name)) {
+        return CB_LOST;
+    }
+    return (t->stack == c->stack_bottom && t->name == c->name) ? CB_INTACT : CB_DAMAGED;
+}
+
+const lm_thread_t *lmp_describe(const lm_thread_t *t, struct lmp_text *out)
+{
+    switch (cb_state(t)) {
+    case CB_INTACT:
+        lmp_text_put(out, t->name != NULL ? t->name : "(unnamed)");
+        return t;
+    case CB_DAMAGED:
+        lmp_text_put(out, t->ctx.name != NULL ? t->ctx.name : "(unnamed)");
+        lmp_text_put(out, " (control block at ");
+        lmp_text_hex(out, (uint32_t)(uintptr_t)t);
+        lmp_text_put(out, " overwritten)");
+        return NULL;
+    default:
+        lmp_text_put(out, "corrupted thread at ");
+        lmp_text_hex(out, (uint32_t)(uintptr_t)t);
+        return NULL;
+    }
+}
+
+static struct lmp_text where;
+
+_Noreturn void lmp_stack_overflow(const lm_thread_t *t)
+{
+    where.len = 0u;
+    const lm_thread_t *named = lmp_describe(t, &where);
+    lmk_fatal(LM_FATAL_STACK, where.buf, named);
+}
 
 /* ---- critical sections ---- */
 
