@@ -8,7 +8,7 @@
                              QEMU boards; examples/external-app; the STM32 image check
     ./limen bench quick      measures 1-6 against the reference kernels [--json]
     ./limen setup            install what is missing (Debian, as root)
-    ./limen --version        Limen's version (project(VERSION) in CMakeLists.txt)
+    ./limen --version        Limen's version (include/limen/version.h)
 
 Standard library only, so it runs before anything is installed.
 """
@@ -398,7 +398,7 @@ def release_checks():
          [version, version]),
     ])
     if stale:
-        log(f"version {version} (CMakeLists.txt project(VERSION)): README's first lines "
+        log(f"version {version} (include/limen/version.h): README's first lines "
             "and the latest release in CHANGELOG.md must name it")
     return 1 if rc or stale else 0
 
