@@ -90,6 +90,15 @@
 #define LM_CFG_ERROR_HOOK 0
 #endif
 
+/* Check the outgoing thread's stack at every context switch: its saved
+ * stack pointer above the guard words at the bottom of its stack, the
+ * guard words intact, its control block's stack fields as the port copied
+ * them (LM_FATAL_STACK otherwise). Costs about 15 instructions a switch on
+ * Armv7-M, and makes the switch call into C there (docs/measuring.md). */
+#ifndef LM_CFG_STACK_CHECK
+#define LM_CFG_STACK_CHECK 1
+#endif
+
 /* Fill new stacks with a pattern so lm_thread_stack_unused() can report the
  * high-water mark. Costs O(stack size) at thread start. */
 #ifndef LM_CFG_STACK_WATERMARK
