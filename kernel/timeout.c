@@ -199,8 +199,7 @@ void lmk_timeout_step(lm_irqstate_t s)
             return;
         }
 #endif
-        lm_thread_t *t = LMK_CONTAINER_OF(to, lm_thread_t, timeout);
-        lmk_wait_end_locked(t, t->wait_kind == LMK_WAIT_SLEEP ? LM_OK : LM_ERR_TIMEOUT);
+        lmk_wait_expire_locked(LMK_CONTAINER_OF(to, lm_thread_t, timeout));
         lm_port_irq_unlock(s);
         return;
     }

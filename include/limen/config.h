@@ -91,10 +91,11 @@
 #endif
 
 /* Check the outgoing thread's stack at every context switch: its saved
- * stack pointer above the guard words at the bottom of its stack, the
- * guard words intact, its control block's stack fields as the port copied
- * them (LM_FATAL_STACK otherwise). Costs about 15 instructions a switch on
- * Armv7-M, and makes the switch call into C there (docs/measuring.md). */
+ * stack pointer above the guard words at the bottom of its stack, and the
+ * guard word an overflow reaches first intact. When either fails, the full
+ * check (the other guard words, the control block's stack fields against
+ * the port's copies) decides and reports LM_FATAL_STACK. Costs 8
+ * instructions a switch on Armv7-M (docs/measuring.md). */
 #ifndef LM_CFG_STACK_CHECK
 #define LM_CFG_STACK_CHECK 1
 #endif

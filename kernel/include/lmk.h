@@ -274,6 +274,9 @@ static inline lm_thread_t *lmk_first_waiter(const struct lm_prioq *wq)
     unsigned p = lmk_prioq_best_prio(wq);
     return (p != LMK_PRIO_NONE) ? LMK_CONTAINER_OF(wq->ring[p], lm_thread_t, qlink) : NULL;
 }
+/* t's timeout has expired (the timeout already taken off the wheel): end
+ * its wait, LM_OK for a sleep, LM_ERR_TIMEOUT for any other. O(1). */
+void lmk_wait_expire_locked(lm_thread_t *t);
 /* Unlink t from what it waits on and cancel its timeout, without waking. */
 void lmk_wait_unlink_locked(lm_thread_t *t);
 /* t's wait is over (t already unlinked): cancel the timeout, store status,

@@ -294,12 +294,25 @@ static void tickless_expired(void);
  * tickless idle: all off, as in configs/bench.h), the switch is all
  * assembly. Otherwise it calls lmp_switch() below.
  */
-#if LM_CFG_STATS || LM_CFG_SWITCH_HOOK || LM_CFG_STACK_CHECK || LM_CFG_MPU_STACK_GUARD || \
-    LM_CFG_NEWLIB || LM_CFG_TICKLESS
-#define LMP_SWITCH_IN_C 1
+#if LM_CFG_MPU_STACK_GUARD || LM_CFG_NEWLIB || LM_CFG_TICKLESS
+#define LMP_SWITCH_IN_C 1 /* per-switch work in C: lmp_switch() */
 #else
 #define LMP_SWITCH_IN_C 0
 #endif
+/* Something to count or report at a switch: the commit is the kernel's C
+ * function, called under the lock the assembly takes. */
+#define LMP_COMMIT_IN_C (LM_CFG_STATS || LM_CFG_SWITCH_HOOK)
+
+/* PendSV's stack check found prev's saved stack pointer in its guard words,
+ * or the guard word nearest its stack overwritten: the full check decides
+ * and names the thread as far as it can. */
+void lmp_switch_stack_check(lm_thread_t *prev);
+void lmp_switch_stack_check(lm_thread_t *prev)
+{
+    if (!lmp_stack_ok(prev, prev->ctx.sp)) {
+        lmp_stack_overflow(prev);
+    }
+}
 
 #if LMP_SWITCH_IN_C
 /* PendSV, lock not held: prev's registers are saved (prev->ctx.sp). Makes
@@ -307,13 +320,7 @@ static void tickless_expired(void);
 lm_thread_t *lmp_switch(lm_thread_t *prev);
 lm_thread_t *lmp_switch(lm_thread_t *prev)
 {
-#if LM_CFG_STACK_CHECK
-    if (!lmp_stack_ok(prev, prev->ctx.sp)) {
-        lmp_stack_overflow(prev); /* names it as far as it can */
-    }
-#else
     (void)prev;
-#endif
     lm_irqstate_t s = lm_port_irq_lock();
     lm_thread_t *next = lmk_switch_commit_locked();
     lm_port_irq_unlock(s);
@@ -332,15 +339,15 @@ lm_thread_t *lmp_switch(lm_thread_t *prev)
 }
 #endif
 
-/* The lock around the assembly commit. BASEPRI, as every kernel lock;
- * PRIMASK on a core that may have erratum 837070 (two instructions in
- * which even the interrupts above the ceiling wait). */
+/* The lock around the commit: BASEPRI, as every kernel lock, raised
+ * under PRIMASK on a core that may have erratum 837070 (as
+ * lm_port_irq_lock does there). */
 #if LM_PORT_ERRATUM_837070 == 0
 #define LMP_COMMIT_LOCK "mov r1, %[ceiling]\n msr basepri, r1\n"
 #define LMP_COMMIT_UNLOCK "msr basepri, r1\n" /* r1 is 0 */
 #else
-#define LMP_COMMIT_LOCK "cpsid i\n"
-#define LMP_COMMIT_UNLOCK "cpsie i\n"
+#define LMP_COMMIT_LOCK "mov r1, %[ceiling]\n cpsid i\n msr basepri, r1\n cpsie i\n"
+#define LMP_COMMIT_UNLOCK "msr basepri, r1\n"
 #endif
 
 #if defined(__ARM_FP)
@@ -364,9 +371,30 @@ __attribute__((naked)) void PendSV_Handler(void)
         "stmdb r0!, {r4-r11, lr}\n"
         "ldr r1, [r3, %[current]]\n"
         "str r0, [r1]\n" /* prev->ctx.sp: the context is the first field */
+#if LM_CFG_STACK_CHECK
+        /* The saved stack pointer above the guard words, and the guard
+         * word an overflow reaches first intact; else the full check. */
+        "ldr r2, [r1, %[bottom]]\n"
+        "add r12, r2, %[guard_bytes]\n"
+        "cmp r0, r12\n"
+        "blo 4f\n"
+        "ldr r12, [r12, #-4]\n"
+        "ldr r2, =%c[guard]\n"
+        "cmp r12, r2\n"
+        "bne 4f\n"
+        "5:\n"
+#endif
 #if LMP_SWITCH_IN_C
         "mov r0, r1\n"
         "bl lmp_switch\n"
+        "ldr r0, [r0]\n"
+#elif LMP_COMMIT_IN_C
+        "push {r3, lr}\n"
+        LMP_COMMIT_LOCK
+        "bl lmk_switch_commit_locked\n"
+        "movs r1, #0\n"
+        LMP_COMMIT_UNLOCK
+        "pop {r3, lr}\n"
         "ldr r0, [r0]\n"
 #else
         LMP_COMMIT_LOCK
@@ -396,9 +424,20 @@ __attribute__((naked)) void PendSV_Handler(void)
         "pop {r0, lr}\n"
         "ldr r3, =lmk\n"
         "b 1b\n"
+#if LM_CFG_STACK_CHECK
+        "4:\n"
+        "push {r1, lr}\n"
+        "mov r0, r1\n"
+        "bl lmp_switch_stack_check\n" /* returns only if all is well */
+        "pop {r1, lr}\n"
+        "ldr r3, =lmk\n"
+        "b 5b\n"
+#endif
         ".ltorg\n"
         :
         : [work] "i"(LMK_SWITCH_WORK), [current] "i"(LMK_SWITCH_CURRENT),
+          [bottom] "i"(offsetof(lm_port_context_t, stack_bottom)),
+          [guard_bytes] "i"(LMP_STACK_GUARD_WORDS * 4u), [guard] "i"(LMP_STACK_GUARD),
           [next] "i"(LMK_SWITCH_NEXT), [bar] "i"(LMK_SWITCH_BAR),
           [bar_next] "i"(LMK_SWITCH_BAR + 2u),
           [yielded] "i"(offsetof(lm_thread_t, yielded)), [ceiling] "i"(LM_PORT_BASEPRI));
