@@ -111,6 +111,10 @@ static inline lm_status_t lmk_fail(lm_status_t status, const char *call, const v
 #define LMK_CHECK_OBJ(obj, magic_value) \
     do { if ((obj) == NULL) { return LMK_FAIL(LM_ERR_PARAM); } \
          if ((obj)->magic != (magic_value)) { return LMK_FAIL(LM_ERR_OBJECT); } } while (0)
+/* The hot calls check only for NULL before the lock, and the magic word
+ * once, under it (LMK_DEAD_LOCKED): the one check that counts (R12.3). */
+#define LMK_CHECK_PTR(obj) \
+    do { if ((obj) == NULL) { return LMK_FAIL(LM_ERR_PARAM); } } while (0)
 /* The check above runs before the kernel lock is taken, so a delete can
  * come in between (an interrupt, or a more urgent thread it makes ready).
  * Every call that acts on the object reads the magic word again once it
@@ -122,14 +126,17 @@ static inline lm_status_t lmk_fail(lm_status_t status, const char *call, const v
 /* "false &&" keeps the operands "used" without evaluating them. */
 #define LMK_CHECK(cond, status) ((void)(false && (cond)))
 #define LMK_CHECK_OBJ(obj, magic_value) ((void)0)
+#define LMK_CHECK_PTR(obj) ((void)0)
 #define LMK_DEAD_LOCKED(obj, magic_value) false
 #define LMK_MAGIC_OF(obj) ((uint32_t *)NULL)
 #endif
 
-/* A timeout argument is LM_NO_WAIT, LM_WAIT_FOREVER or 1..LM_TICK_MAX_TIMEOUT. */
+/* A timeout argument is LM_NO_WAIT, LM_WAIT_FOREVER or 1..LM_TICK_MAX_TIMEOUT:
+ * one compare, LM_WAIT_FOREVER wrapping to 0. */
+_Static_assert(LM_WAIT_FOREVER == (lm_tick_t)-1, "LM_WAIT_FOREVER + 1 wraps to 0");
 static inline bool lmk_timeout_valid(lm_tick_t timeout)
 {
-    return timeout <= LM_TICK_MAX_TIMEOUT || timeout == LM_WAIT_FOREVER;
+    return (lm_tick_t)(timeout + 1u) <= LM_TICK_MAX_TIMEOUT + 1u;
 }
 
 static inline unsigned lmk_min_prio(unsigned a, unsigned b)
