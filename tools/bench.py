@@ -15,6 +15,7 @@ import concurrent.futures
 import json
 import os
 import re
+import shutil
 import subprocess
 
 CONFIGS = ("bench", "default")
@@ -238,15 +239,21 @@ def table(rows, header, exact):
     return "\n".join(header + [""] + lines)
 
 
+def build(root, bdir, run, originals=""):
+    """Configures and builds bench/ into bdir; originals: a folder holding
+    copies of Thread-Metric's own eight test sources, or "" (none)."""
+    toolchain = os.path.join(root, "cmake", "arm-none-eabi.cmake")
+    if run(["cmake", "-S", os.path.join(root, "bench"), "-B", bdir, "-G", "Ninja",
+            f"-DCMAKE_TOOLCHAIN_FILE={toolchain}", f"-DTM_ORIGINALS={originals}"]) != 0:
+        return 1
+    return run(["cmake", "--build", bdir])
+
+
 def quick(root, bdir, run, qemu_base, log, as_json, exact=False):
     """Builds bench/ into bdir, runs every image, prints the table (or JSON).
     Returns 0 when every figure was measured and every image's own check
     passed."""
-    toolchain = os.path.join(root, "cmake", "arm-none-eabi.cmake")
-    if run(["cmake", "-S", os.path.join(root, "bench"), "-B", bdir, "-G", "Ninja",
-            f"-DCMAKE_TOOLCHAIN_FILE={toolchain}"]) != 0:
-        return 1
-    if run(["cmake", "--build", bdir]) != 0:
+    if build(root, bdir, run) != 0:
         return 1
     figures, problems = measure(bdir, qemu_base, log, exact)
     rows = rows_with_ratios(figures)
@@ -274,3 +281,180 @@ def quick(root, bdir, run, qemu_base, log, as_json, exact=False):
     for p in problems:
         log(f"bench: {p}")
     return 1 if problems else 0
+
+
+# Thread-Metric (bench/thread-metric/, docs/benchmarks.md). Per test: key,
+# name, published figures per period of 1e9 instructions in TM_KERNELS
+# order (targets.md; None: not published). Basic processing has none: it
+# measures the core, not the kernel.
+TM_KERNELS = ("ThreadX", "FreeRTOS", "Zephyr")
+TM_ROWS = [
+    ("basic", "basic processing", None),
+    ("cooperative", "cooperative scheduling", (14285040, 15149664, 8138075)),
+    ("preemptive", "preemptive scheduling", (4512448, 3633541, 6201950)),
+    ("interrupt", "interrupt processing (NVIC STIR)", (17240663, 8402945, 12999928)),
+    ("interrupt_preemption", "interrupt preemption processing (STIR)",
+     (3508630, 2732103, 4468724)),
+    ("message", "message processing (16-byte messages)", (8064182, 5290744, 5687470)),
+    ("synchronization", "synchronization processing", (19999167, 8332918, 20428456)),
+    ("memory", "memory allocation (128-byte blocks)", (16948449, 5681537, 14940219)),
+]
+# Throughput targets: 1.25x the best reference kernel.
+TM_TARGET_FACTOR = 1.25
+# The suite's own sources, by test (--originals).
+TM_ORIGINAL_FILES = {
+    "basic": "tm_basic_processing_test.c",
+    "cooperative": "tm_cooperative_scheduling_test.c",
+    "preemptive": "tm_preemptive_scheduling_test.c",
+    "interrupt": "tm_interrupt_processing_test.c",
+    "interrupt_preemption": "tm_interrupt_preemption_processing_test.c",
+    "message": "tm_message_processing_test.c",
+    "synchronization": "tm_synchronization_processing_test.c",
+    "memory": "tm_memory_allocation_test.c",
+}
+
+
+def tm_parse(out, original=False):
+    """Per-period figures of one Thread-Metric run and what is wrong with
+    them: Limen's tests print "TM <name> period=<n> total=<t> ok=<0|1> ...";
+    the suite's own print "Time Period Total:  <t>" and "ERROR: ..."."""
+    totals, bad = [], []
+    for line in out.splitlines():
+        if original:
+            m = re.match(r"Time Period Total:\s+(\d+)", line)
+            if m:
+                totals.append(int(m.group(1)))
+            elif line.startswith("ERROR"):
+                bad.append(line.strip())
+            continue
+        if line.startswith("TM "):
+            fields = dict(kv.partition("=")[::2] for kv in line.split()[2:])
+            totals.append(int(fields["total"]))
+            if fields.get("ok") != "1":
+                bad.append(f"period {fields.get('period')}: counts inconsistent or still "
+                           f"({line.strip()})")
+    return totals, bad
+
+
+def thread_metric(root, bdir, run, qemu_base, log, as_json, periods=1, ticks_per_second=1000,
+                  configs=CONFIGS, originals=None):
+    """Builds bench/ into bdir, runs Limen's eight Thread-Metric tests for
+    `periods` reporting periods of `ticks_per_second` ticks each (1,000: one
+    second of virtual time, 1e9 instructions), in each configuration, and
+    prints the last period's figures beside the reference kernels'.
+    originals: a folder with the suite's own test sources, also built against
+    the porting layer and run; their figures are printed beside (they are
+    never a failure: the suite's basic test reports 0 at -O2, see
+    docs/benchmarks.md). Returns 0 when every test reported every period with
+    consistent, rising counts."""
+    copies = ""
+    if originals:
+        copies = os.path.join(bdir, "tm-originals")
+        os.makedirs(copies, exist_ok=True)
+        for name in TM_ORIGINAL_FILES.values():
+            src = os.path.join(originals, name)
+            if not os.path.exists(src):
+                log(f"bench: {src} not found (--originals names the suite's folder)")
+                return 1
+            shutil.copyfile(src, os.path.join(copies, name))
+    if build(root, bdir, run, copies) != 0:
+        return 1
+    jobs = [(cfg, key, False) for cfg in configs for key, *_ in TM_ROWS]
+    if originals:
+        jobs += [(cfg, key, True) for cfg in configs for key, *_ in TM_ROWS]
+    # A period of 1e9 instructions takes QEMU about half a minute of host time.
+    timeout = 120 + periods * ticks_per_second * 0.2
+
+    def one(job):
+        cfg, key, orig = job
+        elf = os.path.join(bdir, f"{cfg}-{'tmo' if orig else 'tm'}_{key}.elf")
+        try:
+            p = subprocess.run(qemu_base + [elf, "-append", f"{ticks_per_second} {periods}"],
+                               capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return 124, ""
+        return p.returncode, p.stdout.replace("\r\n", "\n")
+
+    figures = {cfg: {} for cfg in configs}
+    suite = {cfg: {} for cfg in configs}
+    problems, notes = [], []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        for (cfg, key, orig), (rc, out) in zip(jobs, pool.map(one, jobs)):
+            totals, bad = tm_parse(out, orig)
+            what = f"{cfg} {key}" + (" (suite's source)" if orig else "")
+            if rc != 0 or len(totals) != periods:
+                msg = f"{what}: exit {rc}, {len(totals)} of {periods} periods reported"
+                (notes if orig else problems).append(msg)
+                continue
+            (notes if orig else problems).extend(f"{what}: {b}" for b in bad)
+            (suite if orig else figures)[cfg][key] = totals[-1]
+    log(f"ran {len(jobs)} Thread-Metric images, {periods} period(s) of "
+        f"{ticks_per_second * 1000000:,} instructions each")
+    rows = []
+    for key, text, refs in TM_ROWS:
+        best = max(refs) if refs else None
+        row = {"key": key, "test": text, "unit": "events/period",
+               "references": dict(zip(TM_KERNELS, refs)) if refs else None,
+               "best_reference": best,
+               "best_kernel": "/".join(k for k, r in zip(TM_KERNELS, refs) if r == best)
+               if refs else None,
+               "target": round(best * TM_TARGET_FACTOR) if refs else None}
+        for cfg in configs:
+            v = figures[cfg].get(key)
+            row[f"limen_{cfg}"] = v
+            # Ratios only for the published period length (1e9 instructions).
+            row[f"{cfg}_over_best"] = (round(v / best, 3) if best and v and
+                                       ticks_per_second == 1000 else None)
+            if originals:
+                row[f"suite_source_{cfg}"] = suite[cfg].get(key)
+        rows.append(row)
+    gcc = tool_version(["arm-none-eabi-gcc", "--version"])
+    qemu = tool_version([qemu_base[0], "--version"])
+    command = " ".join(qemu_base) + f" <image>.elf -append '{ticks_per_second} {periods}'"
+    if as_json:
+        print(json.dumps({"compiler": gcc, "qemu": qemu, "qemu_command": command,
+                          "period_instructions": ticks_per_second * 1000000,
+                          "periods": periods, "figure_period": periods,
+                          "configs": {c: CONFIG_TEXT[c] for c in configs},
+                          "rows": rows, "problems": problems, "notes": notes}, indent=2))
+    else:
+        print(tm_table(rows, configs, originals is not None, [
+            "Thread-Metric on Limen, QEMU mps2-an386 (Cortex-M4F)",
+            f"compiler: {gcc}",
+            f"QEMU:     {qemu}",
+            f"command:  {command}",
+            f"period:   {ticks_per_second} ticks of 1 ms = {ticks_per_second * 1000000:,} "
+            f"instructions (-icount shift=0); figure: events in period {periods} of {periods}",
+            "bench = configs/bench.h with statistics off; default = no configuration header",
+            "reference kernels: targets.md, per period of 1e9 instructions; target = 1.25x the best",
+        ]))
+    for n in notes:
+        log(f"bench (note): {n}")
+    for p in problems:
+        log(f"bench: {p}")
+    return 1 if problems else 0
+
+
+CONFIG_TEXT = {"bench": "configs/bench.h with LM_CFG_STATS 0",
+               "default": "no configuration header"}
+
+
+def tm_table(rows, configs, originals, header):
+    def n(v):
+        return "-" if v is None else f"{v:,}"
+    cols = ["test"] + [f"Limen {c}" for c in configs]
+    if originals:
+        cols += [f"suite's source, {c}" for c in configs]
+    cols += list(TM_KERNELS) + ["best ref.", "target"] + [f"{c} / best" for c in configs]
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for r in rows:
+        refs = r["references"] or {}
+        cells = [r["test"]] + [n(r[f"limen_{c}"]) for c in configs]
+        if originals:
+            cells += [n(r.get(f"suite_source_{c}")) for c in configs]
+        cells += [n(refs.get(k)) for k in TM_KERNELS]
+        cells += [f"{n(r['best_reference'])} {r['best_kernel'] or ''}".strip(), n(r["target"])]
+        cells += ["-" if r[f"{c}_over_best"] is None else f"{r[f'{c}_over_best']:.2f}"
+                  for c in configs]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(header + [""] + lines)
