@@ -458,3 +458,111 @@ def tm_table(rows, configs, originals, header):
                   for c in configs]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(header + [""] + lines)
+
+
+# The cross-check with the reference harness (../shared/bench-reference):
+# its images' RESULT lines, by image name, read like ours.
+HARNESS_CONFIGS = {"bench": "limen-bench", "default": "limen-default"}
+
+
+def harness_figures(out_dir):
+    """{key: (figure, raw fields)} from a harness configuration's
+    results.txt ("<image> RESULT limen <config> <measure> k=v ...")."""
+    found = {}
+    with open(os.path.join(out_dir, "results.txt")) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) < 5 or parts[1] != "RESULT":
+                continue
+            fields = {}
+            for kv in parts[5:]:
+                k, _, v = kv.partition("=")
+                fields[k] = int(v) if v.isdigit() else v
+            if "relinquishes" in fields:
+                fields["yields"] = fields.pop("relinquishes")
+            found[parts[0]] = (figure(fields), fields)
+    return found
+
+
+def crosscheck(root, bdir, run, qemu_base, log, as_json, harness):
+    """Builds and runs the reference harness on this tree (LIMEN_SRC=root)
+    in both configurations, measures the same with bench/, and compares
+    figure by figure. Measures 3-5 are single events timed exactly by both:
+    they must be identical. Measure 6 is read from each tool's own linker
+    map: identical when both images keep the same kernel objects. Measures 1
+    and 2 are single whole-count readings of the timer in both tools (40
+    instructions a count); the two images reach their first reading at
+    different phases of the count period and their natural ticks fall at
+    different points of the run, so they agree when the totals differ by at
+    most one count (40 instructions over 1,000 cycles or 20,000 yields).
+    Returns 0 when every row agrees."""
+    if not os.path.exists(os.path.join(harness, "build.sh")):
+        log(f"bench: no reference harness at {harness} (--harness DIR)")
+        return 1
+    hdir = os.path.join(bdir, "reference-harness")
+    env = dict(os.environ, LIMEN_SRC=root)
+    for cfg, hcfg in HARNESS_CONFIGS.items():
+        for script in ("build.sh", "run.sh"):
+            if run(["sh", os.path.join(harness, script), hcfg, hdir], env=env,
+                   stderr=subprocess.DEVNULL if script == "run.sh" else None) != 0:
+                return 1
+    if build(root, bdir, run) != 0:
+        return 1
+    ours, problems = measure(bdir, qemu_base, log)
+    rows = []
+    for cfg, hcfg in HARNESS_CONFIGS.items():
+        theirs = harness_figures(os.path.join(hdir, hcfg))
+        size = kernel_text(os.path.join(hdir, hcfg, "m1_equal.map"), "libkernel.a")
+        theirs["m6"] = (size, {})
+        for key, text, unit, _ in ROWS:
+            a = ours[cfg].get(key)
+            b = theirs.get(key, (None, None))[0]
+            # Measures 1 and 2 compared by the run's whole instruction count
+            # (1,000 cycles, 20,000 yields), the others by the figure.
+            reps = {"m1": 1000, "m2": 20000}.get(key[:2], 1)
+            ta = None if a is None else round(a * reps)
+            tb = None if b is None else round(b * reps)
+            if ta is None or tb is None:
+                verdict = "missing"
+            elif ta == tb:
+                verdict = "identical"
+            elif reps > 1 and abs(ta - tb) <= LMB_COUNT:
+                verdict = "one count"
+            else:
+                verdict = "DIFFERENT"
+            rows.append({"config": cfg, "key": key, "measure": text, "unit": unit,
+                         "limen_bench_command": a, "reference_harness": b,
+                         "run_instructions": [ta, tb] if reps > 1 else None,
+                         "verdict": verdict})
+    gcc = tool_version(["arm-none-eabi-gcc", "--version"])
+    qemu = tool_version([qemu_base[0], "--version"])
+    agree = all(r["verdict"] in ("identical", "one count") for r in rows)
+    if as_json:
+        print(json.dumps({"compiler": gcc, "qemu": qemu, "harness": harness, "agree": agree,
+                          "rows": rows, "problems": problems}, indent=2))
+    else:
+        lines = ["Cross-check: ./limen bench quick against the reference harness "
+                 f"({harness}, LIMEN_SRC={root})",
+                 f"compiler: {gcc}", f"QEMU:     {qemu}",
+                 "measures 3-6 must be identical; 1 and 2 are single whole-count readings "
+                 "in both tools and agree within one count (40 instructions per run)", "",
+                 "| configuration | measure | ./limen bench | harness | whole run, instructions "
+                 "(./limen bench / harness) | verdict |",
+                 "|---|---|---|---|---|---|"]
+        for r in rows:
+            u = r["unit"]
+            run_total = ("-" if r["run_instructions"] is None else
+                         " / ".join(fmt(v, "instr") for v in r["run_instructions"]))
+            lines.append(f"| {r['config']} | {r['measure']} ({u}) | "
+                         f"{fmt(r['limen_bench_command'], u)} | "
+                         f"{fmt(r['reference_harness'], u)} | {run_total} | {r['verdict']} |")
+        lines.append("")
+        lines.append("every figure agrees" if agree else "some figures DISAGREE")
+        print("\n".join(lines))
+    for p in problems:
+        log(f"bench: {p}")
+    return 0 if agree and not problems else 1
+
+
+# Instructions per timer count (bench/common/lmb.h).
+LMB_COUNT = 40

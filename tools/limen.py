@@ -8,6 +8,7 @@
                              QEMU boards; examples/external-app; the STM32 image check
     ./limen bench quick      measures 1-6 against the reference kernels [--json]
     ./limen bench thread-metric   the eight Thread-Metric tests, 1 s periods [--json]
+    ./limen bench crosscheck measures 1-6 against the reference harness on this tree
     ./limen setup            install what is missing (Debian, as root)
     ./limen --version        Limen's version (include/limen/version.h)
 
@@ -837,6 +838,13 @@ def cmd_bench(args):
         configs = bench.CONFIGS if args.config == "both" else (args.config,)
         return bench.thread_metric(ROOT, bdir, run, qemu, log, args.json, args.periods,
                                    args.ticks_per_second, configs, args.originals)
+    if args.what == "crosscheck":
+        harness = args.harness or os.environ.get("LIMEN_BENCH_REFERENCE") or next(
+            (d for d in (os.path.join(ROOT, "..", "shared", "bench-reference"),
+                         os.path.join(ROOT, "..", "..", "shared", "bench-reference"))
+             if os.path.isdir(d)), "")
+        return bench.crosscheck(ROOT, bdir, run, qemu, log, args.json,
+                                os.path.abspath(harness) if harness else "")
     return bench.quick(ROOT, bdir, run, qemu, log, args.json, args.exact)
 
 
@@ -899,9 +907,10 @@ def main():
                     help="QEMU board (repeatable; default mps2-an386)")
     sw.set_defaults(fn=cmd_sweep)
     be = sub.add_parser("bench", help="measures 1-6 against the reference kernels (docs/measuring.md)")
-    be.add_argument("what", choices=("quick", "thread-metric"),
+    be.add_argument("what", choices=("quick", "thread-metric", "crosscheck"),
                     help="quick: measures 1-6 once, both configurations; thread-metric: the "
-                         "eight Thread-Metric tests (docs/benchmarks.md)")
+                         "eight Thread-Metric tests; crosscheck: measures 1-6 against the "
+                         "reference harness run on this tree (docs/benchmarks.md)")
     be.add_argument("--json", action="store_true", help="print JSON only")
     be.add_argument("--exact", action="store_true",
                     help="quick: measures 1 and 2 exact: 40 runs each, every start phase")
@@ -915,6 +924,9 @@ def main():
     be.add_argument("--originals", metavar="DIR",
                     help="thread-metric: also build the suite's own eight test sources "
                          "found in DIR against the porting layer, and run them")
+    be.add_argument("--harness", metavar="DIR",
+                    help="crosscheck: the reference harness (default $LIMEN_BENCH_REFERENCE, "
+                         "else ../shared/bench-reference)")
     be.set_defaults(fn=cmd_bench)
     s = sub.add_parser("setup", help="install missing build tools")
     s.set_defaults(fn=cmd_setup)
