@@ -566,3 +566,107 @@ def crosscheck(root, bdir, run, qemu_base, log, as_json, harness):
 
 # Instructions per timer count (bench/common/lmb.h).
 LMB_COUNT = 40
+
+
+# Seed 003's series (bench/apps/m4_take.c, s2-s5, m5_tick.c): one series per
+# pattern, the figure (instructions, exact) against the number of waiters,
+# mutexes or expiries. Name -> (what, x name, [(x, image)]).
+SERIES = {
+    **{f"take_newcomer_{p}": (
+        f"blocking take, newcomer of priority {p} (waiters at priorities 2-14)",
+        "waiters", [(w * 13, f"s1_p{p}_w{w}") for w in (0, 1, 2, 4)])
+       for p in (1, 2, 8, 14, 15, 19)},
+    "give_most_urgent": ("give that wakes the most urgent waiter (priority 2)", "waiters",
+                         [(w * 13, f"s2_w{w}") for w in (1, 2, 4)]),
+    "flags_set": ("event-flag set waking the last of N waiters (one bit each)", "waiters",
+                  [(n, f"s3_n{n}") for n in (1, 2, 4, 8, 16, 24, 32)]),
+    "tick_sleep": ("tick on which N sleeping threads time out", "expiries",
+                   [(0, "s4_e0")] + [(e, f"m5_e{e}") for e in (1, 8, 16)]),
+    "tick_sem": ("tick on which N semaphore takes time out", "expiries",
+                 [(e, f"m5s_e{e}") for e in (1, 8, 16)]),
+    "mutex_restore": ("mutex release restoring the owner's priority, N mutexes held with "
+                      "waiters", "mutexes", [(n, f"s5_m{n}") for n in (1, 2, 4, 8)]),
+}
+
+
+def series_check(image, fields):
+    """What is wrong with a series image's result, or None."""
+    if image.startswith("m5") and fields.get("bad_samples") != 0:
+        return f"{fields.get('bad_samples')} samples did not wake exactly the expiring threads"
+    if image.startswith("s5"):
+        want = 20 if fields.get("mutexes") == 1 else 3
+        if fields.get("restored") != want:
+            return f"owner's priority after the release {fields.get('restored')}, not {want}"
+    if "interval" not in fields:
+        return "no interval"
+    return None
+
+
+def series_shape(xs, ys):
+    """A word on the series' shape: flat, or the rise per unit of x between
+    consecutive points (per waiter, mutex or expiry)."""
+    if len(set(ys)) == 1:
+        return "flat"
+    slopes = [(b - a) / (x1 - x0) for x0, x1, a, b in zip(xs, xs[1:], ys, ys[1:])]
+    return "per unit: " + ", ".join(f"{s:+.1f}" for s in slopes)
+
+
+def measure_series(bdir, qemu_base, configs=CONFIGS, timeout=120):
+    """Runs every series image; returns ({config: {name: {...}}}, problems)."""
+    jobs = [(cfg, image) for cfg in configs for _, _, pts in SERIES.values()
+            for _, image in pts]
+    jobs = list(dict.fromkeys(jobs))
+    found, problems = {}, []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        outs = pool.map(lambda j: run_image(qemu_base, os.path.join(bdir, f"{j[0]}-{j[1]}.elf"),
+                                            timeout), jobs)
+        for (cfg, image), (rc, out) in zip(jobs, outs):
+            fields = parse(out)
+            if rc != 0 or fields is None:
+                problems.append(f"{cfg} {image}: exit {rc}, no result ({out.strip()[-200:]!r})")
+                continue
+            bad = series_check(image, fields)
+            if bad:
+                problems.append(f"{cfg} {image}: {bad}")
+            found[(cfg, image)] = fields.get("interval")
+    result = {}
+    for cfg in configs:
+        result[cfg] = {}
+        for name, (what, xname, pts) in SERIES.items():
+            ys = [found.get((cfg, image)) for _, image in pts]
+            result[cfg][name] = {"what": what, "x_name": xname, "x": [x for x, _ in pts],
+                                 "instructions": ys,
+                                 "shape": None if None in ys else
+                                 series_shape([x for x, _ in pts], ys)}
+    return result, problems
+
+
+def series(root, bdir, run, qemu_base, log, as_json, configs=CONFIGS):
+    """Builds bench/, runs seed 003's series, prints one line per pattern
+    (or JSON). Returns 0 when every image reported and passed its check."""
+    if build(root, bdir, run) != 0:
+        return 1
+    result, problems = measure_series(bdir, qemu_base, configs)
+    gcc = tool_version(["arm-none-eabi-gcc", "--version"])
+    qemu = tool_version([qemu_base[0], "--version"])
+    if as_json:
+        print(json.dumps({"compiler": gcc, "qemu": qemu, "unit": "instructions",
+                          "configs": {c: CONFIG_TEXT[c] for c in configs},
+                          "series": result, "problems": problems}, indent=2))
+    else:
+        print(series_text(result, [
+            "Seed 003's series on QEMU mps2-an386 (Cortex-M4F), instructions (exact, 40-phase "
+            "sweeps)", f"compiler: {gcc}", f"QEMU:     {qemu}"]))
+    for p in problems:
+        log(f"bench: {p}")
+    return 1 if problems else 0
+
+
+def series_text(result, header):
+    lines = list(header)
+    for cfg, by_name in result.items():
+        lines += ["", f"{cfg} ({CONFIG_TEXT[cfg]})"]
+        for name, s in by_name.items():
+            pts = "  ".join(f"{x}:{'-' if y is None else y}" for x, y in zip(s["x"], s["instructions"]))
+            lines.append(f"  {name:<20} {s['x_name']:<9} {pts}   [{s['shape']}]")
+    return "\n".join(lines)
