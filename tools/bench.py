@@ -670,3 +670,95 @@ def series_text(result, header):
             pts = "  ".join(f"{x}:{'-' if y is None else y}" for x, y in zip(s["x"], s["instructions"]))
             lines.append(f"  {name:<20} {s['x_name']:<9} {pts}   [{s['shape']}]")
     return "\n".join(lines)
+
+
+# Seed 004's ready-queue study (bench/study/): instructions per scheduling
+# decision by structure, against the number of threads.
+STUDY_IMAGES = ("study-rq_p32.elf", "study-rq_p64.elf")
+
+
+def measure_study(bdir, qemu_base, timeout=600):
+    """{"<mode>/<levels>": {structure: {threads: instructions per decision}}}
+    and problems."""
+    found, problems = {}, []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        outs = pool.map(lambda e: run_image(qemu_base, os.path.join(bdir, e), timeout),
+                        STUDY_IMAGES)
+        for image, (rc, out) in zip(STUDY_IMAGES, outs):
+            lines = [ln for ln in out.splitlines() if ln.startswith("RQ ")]
+            if rc != 0 or not lines:
+                problems.append(f"{image}: exit {rc}, no result")
+            for ln in lines:
+                parts = ln.split()
+                f = dict(kv.split("=") for kv in parts[2:])
+                exp = found.setdefault(f"{f['mode']}/{f['levels']}", {})
+                exp.setdefault(parts[1], {})[int(f["threads"])] = \
+                    int(f["instructions"]) / int(f["decisions"])
+    return found, problems
+
+
+def crossover(a, b):
+    """The first thread count from which structure b costs less than a (and
+    stays so), or None."""
+    ns = sorted(set(a) & set(b))
+    for i, n in enumerate(ns):
+        if all(b[m] < a[m] for m in ns[i:]):
+            return n
+    return None
+
+
+STUDY_CROSSOVERS = [("sorted_forward", "red_black"), ("sorted_backward", "red_black"),
+                    ("sorted_forward", "sorted_backward"), ("red_black", "multi_list_1"),
+                    ("red_black", "multi_list_2"), ("red_black", "limen"),
+                    ("sorted_forward", "limen"), ("multi_list_2", "limen")]
+
+
+def study_crossovers(found):
+    out = {}
+    for exp, by in found.items():
+        out[exp] = {f"{b}_below_{a}_from": crossover(by[a], by[b])
+                    for a, b in STUDY_CROSSOVERS if a in by and b in by}
+    return out
+
+
+def study_text(found, header):
+    lines = list(header)
+    for exp, by in found.items():
+        mode, levels = exp.split("/")
+        names = list(by)
+        ns = sorted(next(iter(by.values())))
+        lines += ["", f"{levels} levels, " + ("level k runs 1/2^k as often" if mode == "pow2"
+                                               else "level k runs 1/k as often")
+                  + " (Limen: strict priority)", "",
+                  "| threads | " + " | ".join(names) + " |",
+                  "|---|" + "---|" * len(names)]
+        for n in ns:
+            lines.append(f"| {n} | " + " | ".join(f"{by[s].get(n, 0):.1f}" for s in names)
+                         + " |")
+        for k, v in study_crossovers({exp: by})[exp].items():
+            lines.append(f"  {k.replace('_', ' ')}: {v if v is not None else 'never'}")
+    return "\n".join(lines)
+
+
+def study(root, bdir, run, qemu_base, log, as_json):
+    """Builds bench/, runs seed 004's study, prints a table per experiment
+    (or JSON). Returns 0 when both images reported."""
+    if build(root, bdir, run) != 0:
+        return 1
+    found, problems = measure_study(bdir, qemu_base)
+    gcc = tool_version(["arm-none-eabi-gcc", "--version"])
+    qemu = tool_version([qemu_base[0], "--version"])
+    if as_json:
+        print(json.dumps({"compiler": gcc, "qemu": qemu,
+                          "unit": "instructions per scheduling decision",
+                          "experiments": found, "crossovers": study_crossovers(found),
+                          "problems": problems}, indent=2))
+    else:
+        print(study_text(found, [
+            "Seed 004's ready-queue study on QEMU mps2-an386 (Cortex-M4F, -O2): instructions "
+            "per scheduling decision (insert + next), 20,000 decisions after 2,000",
+            f"compiler: {gcc}", f"QEMU:     {qemu}",
+            "loop_only: the measuring loop alone (in every figure)"]))
+    for p in problems:
+        log(f"bench: {p}")
+    return 1 if problems else 0

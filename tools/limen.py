@@ -9,6 +9,7 @@
     ./limen bench quick      measures 1-6 against the reference kernels [--json]
     ./limen bench thread-metric   the eight Thread-Metric tests, 1 s periods [--json]
     ./limen bench series     seed 003's series: cost against waiters, expiries [--json]
+    ./limen bench study      seed 004's ready-queue study on Cortex-M4 [--json]
     ./limen bench crosscheck measures 1-6 against the reference harness on this tree
     ./limen setup            install what is missing (Debian, as root)
     ./limen --version        Limen's version (include/limen/version.h)
@@ -839,6 +840,8 @@ def cmd_bench(args):
         configs = bench.CONFIGS if args.config == "both" else (args.config,)
         return bench.thread_metric(ROOT, bdir, run, qemu, log, args.json, args.periods,
                                    args.ticks_per_second, configs, args.originals)
+    if args.what == "study":
+        return bench.study(ROOT, bdir, run, qemu, log, args.json)
     if args.what == "series":
         return bench.series(ROOT, bdir, run, qemu, log, args.json)
     if args.what == "crosscheck":
@@ -910,9 +913,9 @@ def main():
                     help="QEMU board (repeatable; default mps2-an386)")
     sw.set_defaults(fn=cmd_sweep)
     be = sub.add_parser("bench", help="measures 1-6 against the reference kernels (docs/measuring.md)")
-    be.add_argument("what", choices=("quick", "thread-metric", "series", "crosscheck"),
+    be.add_argument("what", choices=("quick", "thread-metric", "series", "study", "crosscheck"),
                     help="quick: measures 1-6 once, both configurations; thread-metric: the "
-                         "eight Thread-Metric tests; series: seed 003's series; crosscheck: measures 1-6 against the "
+                         "eight Thread-Metric tests; series: seed 003's series; study: seed 004's ready-queue study; crosscheck: measures 1-6 against the "
                          "reference harness run on this tree (docs/benchmarks.md)")
     be.add_argument("--json", action="store_true", help="print JSON only")
     be.add_argument("--exact", action="store_true",
