@@ -336,17 +336,11 @@ def tm_parse(out, original=False):
     return totals, bad
 
 
-def thread_metric(root, bdir, run, qemu_base, log, as_json, periods=1, ticks_per_second=1000,
-                  configs=CONFIGS, originals=None):
-    """Builds bench/ into bdir, runs Limen's eight Thread-Metric tests for
-    `periods` reporting periods of `ticks_per_second` ticks each (1,000: one
-    second of virtual time, 1e9 instructions), in each configuration, and
-    prints the last period's figures beside the reference kernels'.
-    originals: a folder with the suite's own test sources, also built against
-    the porting layer and run; their figures are printed beside (they are
-    never a failure: the suite's basic test reports 0 at -O2, see
-    docs/benchmarks.md). Returns 0 when every test reported every period with
-    consistent, rising counts."""
+def tm_measure(root, bdir, run, log, qemu_base, periods=1, ticks_per_second=1000,
+               configs=CONFIGS, originals=None):
+    """Builds bench/ and runs Limen's eight Thread-Metric tests (and the
+    suite's own sources from `originals`, if given); returns (rows,
+    problems, notes), or None if the build failed."""
     copies = ""
     if originals:
         copies = os.path.join(bdir, "tm-originals")
@@ -355,10 +349,10 @@ def thread_metric(root, bdir, run, qemu_base, log, as_json, periods=1, ticks_per
             src = os.path.join(originals, name)
             if not os.path.exists(src):
                 log(f"bench: {src} not found (--originals names the suite's folder)")
-                return 1
+                return None
             shutil.copyfile(src, os.path.join(copies, name))
     if build(root, bdir, run, copies) != 0:
-        return 1
+        return None
     jobs = [(cfg, key, False) for cfg in configs for key, *_ in TM_ROWS]
     if originals:
         jobs += [(cfg, key, True) for cfg in configs for key, *_ in TM_ROWS]
@@ -408,6 +402,25 @@ def thread_metric(root, bdir, run, qemu_base, log, as_json, periods=1, ticks_per
             if originals:
                 row[f"suite_source_{cfg}"] = suite[cfg].get(key)
         rows.append(row)
+    return rows, problems, notes
+
+
+def thread_metric(root, bdir, run, qemu_base, log, as_json, periods=1, ticks_per_second=1000,
+                  configs=CONFIGS, originals=None):
+    """Builds bench/ into bdir, runs Limen's eight Thread-Metric tests for
+    `periods` reporting periods of `ticks_per_second` ticks each (1,000: one
+    second of virtual time, 1e9 instructions), in each configuration, and
+    prints the last period's figures beside the reference kernels'.
+    originals: a folder with the suite's own test sources, also built against
+    the porting layer and run; their figures are printed beside (they are
+    never a failure: the suite's basic test reports 0 at -O2, see
+    docs/benchmarks.md). Returns 0 when every test reported every period with
+    consistent, rising counts."""
+    got = tm_measure(root, bdir, run, log, qemu_base, periods, ticks_per_second, configs,
+                     originals)
+    if got is None:
+        return 1
+    rows, problems, notes = got
     gcc = tool_version(["arm-none-eabi-gcc", "--version"])
     qemu = tool_version([qemu_base[0], "--version"])
     command = " ".join(qemu_base) + f" <image>.elf -append '{ticks_per_second} {periods}'"

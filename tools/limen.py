@@ -9,6 +9,7 @@
     ./limen bench quick      measures 1-6 against the reference kernels [--json]
     ./limen bench thread-metric   the eight Thread-Metric tests, 1 s periods [--json]
     ./limen bench series     seed 003's series: cost against waiters, expiries [--json]
+    ./limen bench report     every benchmark: build/bench/report.md, results.json, plots
     ./limen bench study      seed 004's ready-queue study on Cortex-M4 [--json]
     ./limen bench crosscheck measures 1-6 against the reference harness on this tree
     ./limen setup            install what is missing (Debian, as root)
@@ -464,6 +465,11 @@ def cmd_test(args):
                                             ticks_per_second=10, config="both",
                                             originals=None)) != 0:
                 failed.append("bench thread-metric")
+            # Seed 003's series and seed 004's study: every image runs and
+            # passes its own checks.
+            for what in ("series", "study"):
+                if cmd_bench(argparse.Namespace(what=what, json=False)) != 0:
+                    failed.append(f"bench {what}")
     for board in checked:
         image = CHECKED_BOARDS[board]
         # Builds the image, then tools/check_image.py on it (not run).
@@ -840,6 +846,9 @@ def cmd_bench(args):
         configs = bench.CONFIGS if args.config == "both" else (args.config,)
         return bench.thread_metric(ROOT, bdir, run, qemu, log, args.json, args.periods,
                                    args.ticks_per_second, configs, args.originals)
+    if args.what == "report":
+        import bench_report  # pylint: disable=import-outside-toplevel
+        return bench_report.report(ROOT, bdir, run, qemu, log, args.short)
     if args.what == "study":
         return bench.study(ROOT, bdir, run, qemu, log, args.json)
     if args.what == "series":
@@ -913,9 +922,9 @@ def main():
                     help="QEMU board (repeatable; default mps2-an386)")
     sw.set_defaults(fn=cmd_sweep)
     be = sub.add_parser("bench", help="measures 1-6 against the reference kernels (docs/measuring.md)")
-    be.add_argument("what", choices=("quick", "thread-metric", "series", "study", "crosscheck"),
+    be.add_argument("what", choices=("quick", "thread-metric", "series", "study", "crosscheck", "report"),
                     help="quick: measures 1-6 once, both configurations; thread-metric: the "
-                         "eight Thread-Metric tests; series: seed 003's series; study: seed 004's ready-queue study; crosscheck: measures 1-6 against the "
+                         "eight Thread-Metric tests; series: seed 003's series; study: seed 004's ready-queue study; report: all of them into build/bench/ (report.md, results.json, plots); crosscheck: measures 1-6 against the "
                          "reference harness run on this tree (docs/benchmarks.md)")
     be.add_argument("--json", action="store_true", help="print JSON only")
     be.add_argument("--exact", action="store_true",
@@ -930,6 +939,8 @@ def main():
     be.add_argument("--originals", metavar="DIR",
                     help="thread-metric: also build the suite's own eight test sources "
                          "found in DIR against the porting layer, and run them")
+    be.add_argument("--short", action="store_true",
+                    help="report: Thread-Metric with two 10 ms periods instead of one of 1 s")
     be.add_argument("--harness", metavar="DIR",
                     help="crosscheck: the reference harness (default $LIMEN_BENCH_REFERENCE, "
                          "else ../shared/bench-reference)")
