@@ -753,9 +753,28 @@ def study_text(found, header):
     return "\n".join(lines)
 
 
-def study(root, bdir, run, qemu_base, log, as_json):
+def study(root, bdir, run, qemu_base, log, as_json, host=False):
     """Builds bench/, runs seed 004's study, prints a table per experiment
-    (or JSON). Returns 0 when both images reported."""
+    (or JSON). host: the same sources built for the host and counted by
+    callgrind instead. Returns 0 when every figure was measured."""
+    if host:
+        found, problems = measure_study_host(root, bdir, run, log)
+        cc = tool_version(["cc", "--version"])
+        vg = tool_version(["valgrind", "--version"])
+        if as_json:
+            print(json.dumps({"compiler": cc, "counter": vg,
+                              "unit": "host instructions per scheduling decision",
+                              "experiments": found, "crossovers": study_crossovers(found),
+                              "problems": problems}, indent=2))
+        else:
+            print(study_text(found, [
+                "Seed 004's ready-queue study on the host (cc -O2), instructions per "
+                "scheduling decision counted by callgrind, 2,000 decisions after 500",
+                f"compiler: {cc}", f"counter:  {vg}",
+                "loop_only: the measuring loop alone (in every figure)"]))
+        for p in problems:
+            log(f"bench: {p}")
+        return 1 if problems else 0
     if build(root, bdir, run) != 0:
         return 1
     found, problems = measure_study(bdir, qemu_base)
@@ -775,3 +794,62 @@ def study(root, bdir, run, qemu_base, log, as_json):
     for p in problems:
         log(f"bench: {p}")
     return 1 if problems else 0
+
+
+def measure_study_host(root, bdir, run, log):
+    """Seed 004's study built for the host (cc -O2) and counted exactly by
+    valgrind's callgrind (collection on around each timed loop only, one
+    dump per figure). Returns (experiments as measure_study's, problems)."""
+    if shutil.which("valgrind") is None or shutil.which("cc") is None:
+        return {}, ["study --host: valgrind or cc not found (./limen setup does not install "
+                    "valgrind; apt-get install valgrind)"]
+    hdir = os.path.join(bdir, "study-host")
+    os.makedirs(hdir, exist_ok=True)
+    srcs = sorted(os.path.join(root, "bench", "study", f)
+                  for f in os.listdir(os.path.join(root, "bench", "study")) if f.endswith(".c"))
+    found, problems = {}, []
+    for width, wide in ((32, 0), (64, 1)):
+        exe = os.path.join(hdir, f"rq_p{width}")
+        if run(["cc", "-O2", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-DRQ_HOST",
+                f"-DRQ_WIDE={wide}", f"-DLM_CFG_PRIORITIES={width}",
+                "-I" + os.path.join(root, "include"),
+                "-I" + os.path.join(root, "ports", "hosted", "include"),
+                "-I" + os.path.join(root, "kernel", "include"),
+                "-I" + os.path.join(root, "bench", "study"), *srcs, "-o", exe]) != 0:
+            return {}, [f"study --host: {exe} did not build"]
+        for f in os.listdir(hdir):
+            if f.startswith(f"cg{width}."):
+                os.remove(os.path.join(hdir, f))
+        p = subprocess.run(["valgrind", "--tool=callgrind", "--collect-atstart=no",
+                            f"--callgrind-out-file={os.path.join(hdir, f'cg{width}.out')}", exe],
+                           capture_output=True, text=True, check=False)
+        if p.returncode != 0:
+            problems.append(f"study --host p{width}: exit {p.returncode}")
+            continue
+        counts = {}
+        for f in os.listdir(hdir):
+            if not f.startswith(f"cg{width}.out."):
+                continue
+            label = ir = None
+            with open(os.path.join(hdir, f)) as fh:
+                for line in fh:
+                    if line.startswith("desc: Trigger: Client Request: "):
+                        label = line[len("desc: Trigger: Client Request: "):].strip()
+                    elif line.startswith("summary: "):
+                        ir = int(line.split()[1])
+            if label is not None and ir is not None:
+                counts[label] = ir
+        for ln in p.stdout.splitlines():
+            if not ln.startswith("RQ "):
+                continue
+            parts = ln.split()
+            f = dict(kv.split("=") for kv in parts[2:])
+            if f["label"] not in counts:
+                problems.append(f"study --host: no count for {f['label']}")
+                continue
+            exp = found.setdefault(f"{f['mode']}/{f['levels']}", {})
+            exp.setdefault(parts[1], {})[int(f["threads"])] = \
+                counts[f["label"]] / int(f["decisions"])
+    log(f"study --host: {sum(len(v) for e in found.values() for v in e.values())} figures "
+        "counted by callgrind")
+    return found, problems

@@ -200,6 +200,11 @@ def report_md(results, made):
         out.append("")
     out += ["## Seed 004's ready-queue study (instructions per decision)", ""]
     out.append(bench.study_text(results["study"]["experiments"], []))
+    sh = results["study_host"]
+    out += ["", f"The same study on the host ({sh['compiler']}, -O2), counted exactly by "
+            "callgrind:", ""]
+    out.append(bench.study_text(sh["experiments"], []) if sh["experiments"]
+               else "not run: " + "; ".join(sh["notes"]))
     out += ["", "## Plots", ""]
     out += [f"![{c}](plots/{f})" for f, c in made]
     if results["problems"]:
@@ -223,8 +228,9 @@ def report(root, bdir, run, qemu_base, log, short=False):
     tm_rows, tm_problems, _ = got
     log(f"[3/{steps}] seed 003's series")
     series, s_problems = bench.measure_series(bdir, qemu_base)
-    log(f"[4/{steps}] seed 004's study")
+    log(f"[4/{steps}] seed 004's study (mps2-an386, and the host under callgrind)")
     found, st_problems = bench.measure_study(bdir, qemu_base)
+    host, host_problems = bench.measure_study_host(root, bdir, run, log)
     results = {
         "tools": {"compiler": bench.tool_version(["arm-none-eabi-gcc", "--version"]),
                   "qemu": bench.tool_version([qemu_base[0], "--version"]),
@@ -236,6 +242,11 @@ def report(root, bdir, run, qemu_base, log, short=False):
         "series": series,
         "study": {"unit": "instructions per scheduling decision", "experiments": found,
                   "crossovers": bench.study_crossovers(found)},
+        # The host run needs valgrind; without it the report says so.
+        "study_host": {"unit": "host instructions per scheduling decision (callgrind)",
+                       "compiler": bench.tool_version(["cc", "--version"]),
+                       "experiments": host, "crossovers": bench.study_crossovers(host),
+                       "notes": host_problems},
         "problems": problems + tm_problems + s_problems + st_problems,
     }
     with open(os.path.join(bdir, "results.json"), "w", encoding="utf-8") as f:

@@ -850,7 +850,7 @@ def cmd_bench(args):
         import bench_report  # pylint: disable=import-outside-toplevel
         return bench_report.report(ROOT, bdir, run, qemu, log, args.short)
     if args.what == "study":
-        return bench.study(ROOT, bdir, run, qemu, log, args.json)
+        return bench.study(ROOT, bdir, run, qemu, log, args.json, args.host)
     if args.what == "series":
         return bench.series(ROOT, bdir, run, qemu, log, args.json)
     if args.what == "crosscheck":
@@ -939,6 +939,8 @@ def main():
     be.add_argument("--originals", metavar="DIR",
                     help="thread-metric: also build the suite's own eight test sources "
                          "found in DIR against the porting layer, and run them")
+    be.add_argument("--host", action="store_true",
+                    help="study: on the host, counted exactly by valgrind's callgrind")
     be.add_argument("--short", action="store_true",
                     help="report: Thread-Metric with two 10 ms periods instead of one of 1 s")
     be.add_argument("--harness", metavar="DIR",
