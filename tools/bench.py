@@ -688,6 +688,10 @@ def series_text(result, header):
 # Seed 004's ready-queue study (bench/study/): instructions per scheduling
 # decision by structure, against the number of threads.
 STUDY_IMAGES = ("study-rq_p32.elf", "study-rq_p64.elf")
+# Figures each image prints (bench/study/rq_study.c): 13 thread counts for
+# 6 structures at 5, 10 and 20 levels and 5 at 8 levels (32 priorities);
+# 6 structures at 50 levels (64).
+STUDY_FIGURES = {"study-rq_p32.elf": 13 * (3 * 6 + 5), "study-rq_p64.elf": 13 * 6}
 
 
 def measure_study(bdir, qemu_base, timeout=600):
@@ -699,8 +703,9 @@ def measure_study(bdir, qemu_base, timeout=600):
                         STUDY_IMAGES)
         for image, (rc, out) in zip(STUDY_IMAGES, outs):
             lines = [ln for ln in out.splitlines() if ln.startswith("RQ ")]
-            if rc != 0 or not lines:
-                problems.append(f"{image}: exit {rc}, no result")
+            if rc != 0 or len(lines) != STUDY_FIGURES[image]:
+                problems.append(f"{image}: exit {rc}, {len(lines)} of {STUDY_FIGURES[image]} "
+                                "figures")
             for ln in lines:
                 parts = ln.split()
                 f = dict(kv.split("=") for kv in parts[2:])
