@@ -9,7 +9,7 @@
     ./limen bench quick      measures 1-6 against the reference kernels [--json]
     ./limen bench thread-metric   the eight Thread-Metric tests, 1 s periods [--json]
     ./limen bench series     seed 003's series: cost against waiters, expiries [--json]
-    ./limen bench report     every benchmark: build/bench/report.md, results.json, plots
+    ./limen bench [report]   every benchmark: build/bench/report.md, results.json, plots
     ./limen bench study      seed 004's ready-queue study on Cortex-M4 [--json]
     ./limen bench crosscheck measures 1-6 against the reference harness on this tree
     ./limen setup            install what is missing (Debian, as root)
@@ -921,9 +921,11 @@ def main():
     sw.add_argument("--board", action="append", choices=sorted(BOARDS),
                     help="QEMU board (repeatable; default mps2-an386)")
     sw.set_defaults(fn=cmd_sweep)
-    be = sub.add_parser("bench", help="measures 1-6 against the reference kernels (docs/measuring.md)")
-    be.add_argument("what", choices=("quick", "thread-metric", "series", "study", "crosscheck", "report"),
-                    help="quick: measures 1-6 once, both configurations; thread-metric: the "
+    be = sub.add_parser("bench", help="benchmarks beside the reference kernels (docs/benchmarks.md)")
+    be.add_argument("what", nargs="?", default="report",
+                    choices=("quick", "thread-metric", "series", "study", "crosscheck", "report"),
+                    help="report (the default): everything below, written to build/bench/; "
+                         "quick: measures 1-6 once, both configurations; thread-metric: the "
                          "eight Thread-Metric tests; series: seed 003's series; study: seed 004's ready-queue study; report: all of them into build/bench/ (report.md, results.json, plots); crosscheck: measures 1-6 against the "
                          "reference harness run on this tree (docs/benchmarks.md)")
     be.add_argument("--json", action="store_true", help="print JSON only")
