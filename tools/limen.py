@@ -7,6 +7,11 @@
     ./limen test             every test, under AddressSanitizer and UBSan; the
                              QEMU boards; examples/external-app; the STM32 image check
     ./limen bench quick      measures 1-6 against the reference kernels [--json]
+    ./limen bench thread-metric   the eight Thread-Metric tests, 1 s periods [--json]
+    ./limen bench series     seed 003's series: cost against waiters, expiries [--json]
+    ./limen bench [report]   every benchmark: build/bench/report.md, results.json, plots
+    ./limen bench study      seed 004's ready-queue study on Cortex-M4 [--json]
+    ./limen bench crosscheck measures 1-6 against the reference harness on this tree
     ./limen setup            install what is missing (Debian, as root)
     ./limen --version        Limen's version (include/limen/version.h)
 
@@ -453,6 +458,18 @@ def cmd_test(args):
             # (no threshold on any figure).
             if cmd_bench(argparse.Namespace(what="quick", json=False, exact=False)) != 0:
                 failed.append("bench quick")
+            # Thread-Metric: every test runs two short periods (10 ms) in
+            # both configurations and reports each with consistent,
+            # rising counts.
+            if cmd_bench(argparse.Namespace(what="thread-metric", json=False, periods=2,
+                                            ticks_per_second=10, config="both",
+                                            originals=None)) != 0:
+                failed.append("bench thread-metric")
+            # Seed 003's series and seed 004's study: every image runs and
+            # passes its own checks.
+            for what in ("series", "study"):
+                if cmd_bench(argparse.Namespace(what=what, json=False, host=False)) != 0:
+                    failed.append(f"bench {what}")
     for board in checked:
         image = CHECKED_BOARDS[board]
         # Builds the image, then tools/check_image.py on it (not run).
@@ -824,8 +841,26 @@ def cmd_bench(args):
     import bench  # pylint: disable=import-outside-toplevel
     qemu = ["qemu-system-arm", "-M", BOARDS["mps2-an386"], "-nographic", "-monitor", "none",
             "-semihosting-config", "enable=on,target=native", "-icount", QEMU_ICOUNT, "-kernel"]
-    return bench.quick(ROOT, os.path.join(build_root(), "bench"), run, qemu, log, args.json,
-                       args.exact)
+    bdir = os.path.join(build_root(), "bench")
+    if args.what == "thread-metric":
+        configs = bench.CONFIGS if args.config == "both" else (args.config,)
+        return bench.thread_metric(ROOT, bdir, run, qemu, log, args.json, args.periods,
+                                   args.ticks_per_second, configs, args.originals)
+    if args.what == "report":
+        import bench_report  # pylint: disable=import-outside-toplevel
+        return bench_report.report(ROOT, bdir, run, qemu, log, args.short)
+    if args.what == "study":
+        return bench.study(ROOT, bdir, run, qemu, log, args.json, getattr(args, "host", False))
+    if args.what == "series":
+        return bench.series(ROOT, bdir, run, qemu, log, args.json)
+    if args.what == "crosscheck":
+        harness = args.harness or os.environ.get("LIMEN_BENCH_REFERENCE") or next(
+            (d for d in (os.path.join(ROOT, "..", "shared", "bench-reference"),
+                         os.path.join(ROOT, "..", "..", "shared", "bench-reference"))
+             if os.path.isdir(d)), "")
+        return bench.crosscheck(ROOT, bdir, run, qemu, log, args.json,
+                                os.path.abspath(harness) if harness else "")
+    return bench.quick(ROOT, bdir, run, qemu, log, args.json, args.exact)
 
 
 def cmd_setup(args):
@@ -886,11 +921,33 @@ def main():
     sw.add_argument("--board", action="append", choices=sorted(BOARDS),
                     help="QEMU board (repeatable; default mps2-an386)")
     sw.set_defaults(fn=cmd_sweep)
-    be = sub.add_parser("bench", help="measures 1-6 against the reference kernels (docs/measuring.md)")
-    be.add_argument("what", choices=("quick",), help="quick: every measure once, both configurations")
+    be = sub.add_parser("bench", help="benchmarks beside the reference kernels (docs/benchmarks.md)")
+    be.add_argument("what", nargs="?", default="report",
+                    choices=("quick", "thread-metric", "series", "study", "crosscheck", "report"),
+                    help="report (the default): everything below, written to build/bench/; "
+                         "quick: measures 1-6 once, both configurations; thread-metric: the "
+                         "eight Thread-Metric tests; series: seed 003's series; study: seed 004's ready-queue study; report: all of them into build/bench/ (report.md, results.json, plots); crosscheck: measures 1-6 against the "
+                         "reference harness run on this tree (docs/benchmarks.md)")
     be.add_argument("--json", action="store_true", help="print JSON only")
     be.add_argument("--exact", action="store_true",
-                    help="measures 1 and 2 exact: 40 runs each, every start phase")
+                    help="quick: measures 1 and 2 exact: 40 runs each, every start phase")
+    be.add_argument("--periods", type=int, default=1,
+                    help="thread-metric: reporting periods to run; the last one is printed")
+    be.add_argument("--ticks-per-second", type=int, default=1000,
+                    help="thread-metric: ticks of 1 ms in a period (default 1000: 1e9 "
+                         "instructions)")
+    be.add_argument("--config", choices=("both", "bench", "default"), default="both",
+                    help="thread-metric: configurations to run (default both)")
+    be.add_argument("--originals", metavar="DIR",
+                    help="thread-metric: also build the suite's own eight test sources "
+                         "found in DIR against the porting layer, and run them")
+    be.add_argument("--host", action="store_true",
+                    help="study: on the host, counted exactly by valgrind's callgrind")
+    be.add_argument("--short", action="store_true",
+                    help="report: Thread-Metric with two 10 ms periods instead of one of 1 s")
+    be.add_argument("--harness", metavar="DIR",
+                    help="crosscheck: the reference harness (default $LIMEN_BENCH_REFERENCE, "
+                         "else ../shared/bench-reference)")
     be.set_defaults(fn=cmd_bench)
     s = sub.add_parser("setup", help="install missing build tools")
     s.set_defaults(fn=cmd_setup)

@@ -3,7 +3,8 @@
  * Measure 4, a blocking semaphore take (the seed-003 pattern). WPP threads
  * wait forever on the semaphore at each priority 2..14 (13 * WPP waiters);
  * a newcomer of priority NEWCOMER_PRIO (15: least urgent of them, 1: most
- * urgent) takes it with count 0 and blocks. X (priority 16) then runs: it
+ * urgent) takes it with count 0 and blocks. X (priority X_PRIO, 16 unless
+ * set; seed 003's series sets 20, below its newcomers 1..19) then runs: it
  * returns from its previous call, an abort of the newcomer's wait, reads
  * the timer and aborts the newcomer's new wait, which starts the next
  * sample. The periodic tick is stopped.
@@ -17,6 +18,10 @@
 #endif
 #ifndef NEWCOMER_PRIO
 #error "NEWCOMER_PRIO: 15 or 1"
+#endif
+
+#ifndef X_PRIO
+#define X_PRIO 16u
 #endif
 
 #define NWAITERS (13u * WPP)
@@ -76,5 +81,5 @@ void lmb_app_setup(void)
         }
     }
     lmb_thread(&newcomer, newcomer_entry, 0, stacks[NWAITERS], NEWCOMER_PRIO, NEWCOMER_PRIO);
-    lmb_thread(&x_thread, x_entry, 0, stacks[NWAITERS + 1u], 16u, 16u);
+    lmb_thread(&x_thread, x_entry, 0, stacks[NWAITERS + 1u], X_PRIO, X_PRIO);
 }

@@ -61,6 +61,10 @@ static inline void lmb_tick_stop(void)
 typedef uintptr_t (*lmb_fn_t)(uintptr_t a0, uintptr_t a1);
 uint32_t lmb_sync_store(uint32_t phase, volatile uint32_t *addr, uint32_t value);
 uint32_t lmb_sync_call(uint32_t phase, lmb_fn_t fn, uintptr_t a0, uintptr_t a1);
+/* lmb_sync_store_span: as lmb_sync_store, and the calling thread's first
+ * instruction after the store reads the timer again (when the store's
+ * exception returns to it); returns the counts between the two reads. */
+uint32_t lmb_sync_store_span(uint32_t phase, volatile uint32_t *addr, uint32_t value);
 uint32_t lmb_call_stamp(lmb_fn_t fn, uintptr_t a0, uintptr_t a1);
 
 /* Measures 1 and 2 read the timer at cycle boundaries, to whole counts.

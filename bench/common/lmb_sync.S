@@ -58,6 +58,26 @@ lmb_sync_store:
     pop     {r4-r7, pc}
     .size   lmb_sync_store, . - lmb_sync_store
 
+/* uint32_t lmb_sync_store_span(uint32_t phase, volatile uint32_t *addr, uint32_t value):
+ * as lmb_sync_store, and the first instruction of the calling thread after
+ * the store reads the timer again; returns the counts between the reads. */
+    .global lmb_sync_store_span
+    .type   lmb_sync_store_span, %function
+    .thumb_func
+lmb_sync_store_span:
+    push    {r4-r7, lr}
+    mov     r7, r0
+    mov     r5, r1
+    mov     r6, r2
+    ldr     r4, =LMB_TIMER
+    LOCATE_EDGE
+    ldr     r0, [r4]            /* t0 */
+    str     r6, [r5]            /* the trigger */
+    ldr     r1, [r4]            /* the thread's next instruction */
+    subs    r0, r0, r1
+    pop     {r4-r7, pc}
+    .size   lmb_sync_store_span, . - lmb_sync_store_span
+
 /* uint32_t lmb_sync_call(uint32_t phase, lmb_fn_t fn, uintptr_t a0, uintptr_t a1) */
     .global lmb_sync_call
     .type   lmb_sync_call, %function
