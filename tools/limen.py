@@ -7,6 +7,9 @@
     ./limen test             every test, under AddressSanitizer and UBSan; the
                              QEMU boards; examples/external-app; the STM32 image check
     ./limen bench quick      measures 1-6 against the reference kernels [--json]
+    ./limen cmsis-validate --suite PATH
+                             Arm's CMSIS-RTOS2 validation suite (a copy outside
+                             this tree) on the CMSIS-RTOS2 layer under QEMU
     ./limen setup            install what is missing (Debian, as root)
     ./limen --version        Limen's version (include/limen/version.h)
 
@@ -832,6 +835,75 @@ def cmd_setup(args):
     return setup()
 
 
+# The suite's test groups, in its order: a case belongs to the group whose
+# file defines it (docs/cmsis-rtos2.md quotes the table).
+RV2_GROUPS = [("Kernel", "RV2_Kernel.c"), ("Thread", "RV2_Thread.c"),
+              ("ThreadFlags", "RV2_ThreadFlags.c"), ("GenericWait", "RV2_GenWait.c"),
+              ("Timer", "RV2_Timer.c"), ("EventFlags", "RV2_EventFlags.c"),
+              ("Mutex", "RV2_Mutex.c"), ("Semaphore", "RV2_Semaphore.c"),
+              ("MemoryPool", "RV2_MemoryPool.c"), ("MessageQueue", "RV2_MessageQueue.c")]
+
+
+def cmd_cmsis_validate(args):
+    """Arm's CMSIS-RTOS2 validation suite, from a copy outside this tree,
+    built unchanged against the layer (compat/cmsis-rtos2/validation: the
+    platform and the generated RV2_Config.h) and run on a QEMU board.
+    Prints the result of every case and a table per group. Not part of
+    ./limen test: the suite is not in the tree."""
+    suite = os.path.abspath(args.suite)
+    core = os.path.abspath(args.core or os.path.join(os.path.dirname(suite), "CMSIS_6", "CMSIS",
+                                                     "Core", "Include"))
+    if not os.path.isfile(os.path.join(suite, "Source", "cmsis_rv2.c")):
+        log(f"{suite}: not a copy of CMSIS-RTOS2_Validation (no Source/cmsis_rv2.c)")
+        return 1
+    if not os.path.isfile(os.path.join(core, "core_cm4.h")):
+        log(f"{core}: no CMSIS-Core headers (core_cm4.h); give --core PATH")
+        return 1
+    if setup({**HOST_TOOLS, **ARM_TOOLS}, ARM_PACKAGES) != 0:
+        return 1
+    vdir = os.path.join(ROOT, "compat", "cmsis-rtos2", "validation")
+    tag = args.board + ("-tickless" if args.tickless else "")
+    bdir = os.path.join(build_root(), f"cmsis-validate-{tag}")
+    opts = [f"-DLIMEN_CONFIG_HEADER={os.path.join(vdir, 'lm_validation_config.h')}",
+            "-DLIMEN_BUILD_TESTS=OFF", "-DLIMEN_BUILD_EXAMPLES=OFF",
+            f"-DLIMEN_CMSIS_VALIDATION_SUITE={suite}", f"-DLIMEN_CMSIS_CORE_INCLUDE={core}",
+            f"-DLIMEN_CMSIS_VALIDATION_TICKLESS={'ON' if args.tickless else 'OFF'}"]
+    if run(["cmake", "--preset", args.board, "-B", bdir, *opts]) != 0 or \
+            run(["cmake", "--build", bdir, *build_jobs(), "--target",
+                 "cmsis_rv2_validation"]) != 0:
+        return 1
+    versions([["arm-none-eabi-gcc", "--version"], ["qemu-system-arm", "--version"]])
+    elf = os.path.join(bdir, "compat", "cmsis-rtos2", "validation", "cmsis_rv2_validation.elf")
+    rc, out = qemu_run(args.board, elf, timeout=600)
+    out = out.replace("\r", "")
+    print(out)
+    group_of = {}
+    for group, fname in RV2_GROUPS:
+        path = os.path.join(suite, "Source", fname)
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8", errors="replace") as f:
+                for name in re.findall(r"^void (TC_\w+) *\(void\)", f.read(), re.M):
+                    group_of[name] = group
+    results = {}
+    for m in re.finditer(r"^TEST +\d+: (TC_\w+) +(.*?)(?=^TEST |^Test Summary|\Z)", out,
+                         re.M | re.S):
+        results[m.group(1)] = "FAILED" if "FAILED" in m.group(2) else \
+            ("PASSED" if "PASSED" in m.group(2) else "NOT EXECUTED")
+    print("group         passed failed")
+    total = [0, 0]
+    for group, _ in RV2_GROUPS:
+        cases = [r for n, r in results.items() if group_of.get(n) == group]
+        p, f = cases.count("PASSED"), len(cases) - cases.count("PASSED")
+        total[0] += p
+        total[1] += f
+        print(f"{group:<13} {p:>6} {f:>6}")
+    print(f"{'total':<13} {total[0]:>6} {total[1]:>6}")
+    if rc != 0 or "limen: end of validation" not in out:
+        log(f"the validation image did not finish (QEMU exit status {rc})")
+        return 1
+    return 0 if total[1] == 0 and total[0] > 0 else 1
+
+
 def main():
     p = argparse.ArgumentParser(prog="limen", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -892,6 +964,13 @@ def main():
     be.add_argument("--exact", action="store_true",
                     help="measures 1 and 2 exact: 40 runs each, every start phase")
     be.set_defaults(fn=cmd_bench)
+    cm = sub.add_parser("cmsis-validate",
+                        help="Arm's CMSIS-RTOS2 validation suite on the layer (docs/cmsis-rtos2.md)")
+    cm.add_argument("--suite", required=True, help="a copy of ARM-software/CMSIS-RTOS2_Validation")
+    cm.add_argument("--core", help="CMSIS-Core's Include folder (default: CMSIS_6 beside the suite)")
+    cm.add_argument("--board", default="mps2-an386", choices=sorted(BOARDS))
+    cm.add_argument("--tickless", action="store_true", help="the kernel with LM_CFG_TICKLESS=1")
+    cm.set_defaults(fn=cmd_cmsis_validate)
     s = sub.add_parser("setup", help="install missing build tools")
     s.set_defaults(fn=cmd_setup)
     args = p.parse_args()

@@ -25,7 +25,8 @@ typedef struct lm_cmsis_thread {
     lm_flags_t ended;                /* bit 0 once it ended, for the joiner */
     void (*func)(void *arg);
     void *arg;
-    uint32_t stack_size;
+    uint32_t stack_size;             /* as asked (osThreadGetStackSize) */
+    uint32_t stack_bytes;            /* as given to the kernel */
     uint32_t affinity;
     uint8_t prio;                    /* CMSIS base priority */
     uint8_t joinable;

@@ -10,10 +10,10 @@ osStatus_t lmc_status(lm_status_t s)
     case LM_ERR_ABANDONED: /* acquired all the same */
         return osOK;
     case LM_ERR_TIMEOUT:
+    case LM_ERR_ABORTED: /* osThreadResume ended the wait */
         return osErrorTimeout;
     case LM_ERR_WOULD_BLOCK:
     case LM_ERR_DELETED:
-    case LM_ERR_ABORTED:
     case LM_ERR_OVERFLOW:
     case LM_ERR_NOT_OWNER:
     case LM_ERR_STATE:

@@ -55,9 +55,9 @@ static uint32_t wait(lm_flags_t *f, uint32_t flags, uint32_t options, uint32_t t
         return actual;
     case LM_ERR_WOULD_BLOCK:
     case LM_ERR_DELETED:
-    case LM_ERR_ABORTED:
         return osFlagsErrorResource;
     case LM_ERR_TIMEOUT:
+    case LM_ERR_ABORTED: /* osThreadResume ended the wait */
         return osFlagsErrorTimeout;
     case LM_ERR_ISR:
         return osFlagsErrorISR;

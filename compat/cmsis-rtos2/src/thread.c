@@ -86,6 +86,8 @@ static void registry_remove(lm_cmsis_thread_t *ct)
 static void release(lm_cmsis_thread_t *ct)
 {
     ct->magic = 0u;
+    (void)lm_flags_delete(&ct->flags);
+    (void)lm_flags_delete(&ct->ended);
     if ((ct->pooled & LMC_POOLED_STACK) != 0u) {
         lmc_slot_give(stack_used, ct->stack_slot);
     }
@@ -114,15 +116,19 @@ static lm_status_t start(lm_cmsis_thread_t *ct, const char *name, void *stack, u
     a.stack = stack;
     a.stack_size = size;
     a.priority = (uint16_t)lmc_prio_to_lm(prio);
-    ct->stack_size = size;
+    ct->stack_bytes = size;
     ct->prio = (uint8_t)prio;
     ct->done = 0u;
     ct->joining = 0u;
     ct->affinity = 0u;
     ct->next = NULL;
-    (void)lm_flags_create(&ct->flags, 0u);
-    (void)lm_flags_create(&ct->ended, 0u);
-    lm_status_t s = lm_thread_create(&ct->thread, &a);
+    lm_status_t s = lm_flags_create(&ct->flags, 0u);
+    if (s == LM_OK) {
+        s = lm_flags_create(&ct->ended, 0u);
+    }
+    if (s == LM_OK) {
+        s = lm_thread_create(&ct->thread, &a);
+    }
     if (s != LM_OK) {
         return s;
     }
@@ -153,6 +159,7 @@ lm_status_t lmc_thread_start_system(lm_cmsis_thread_t *ct, const char *name, voi
     ct->joinable = 0u;
     ct->pooled = 0u;
     ct->stack_slot = LMC_NO_STACK_SLOT;
+    ct->stack_size = size;
     return start(ct, name, stack, size, prio, false);
 }
 
@@ -177,11 +184,13 @@ osThreadId_t osThreadNew(osThreadFunc_t func, void *argument, const osThreadAttr
     }
     void *stack = attr->stack_mem;
     uint32_t size = attr->stack_size;
+    uint32_t asked = size;
     if (stack != NULL) {
         if (size < LM_PORT_MIN_STACK || ((uintptr_t)stack % LM_PORT_STACK_ALIGN) != 0u) {
             return NULL;
         }
         size -= size % LM_PORT_STACK_ALIGN;
+        asked = size;
     } else if (size > LMC_STACK_BYTES) {
         return NULL;
     }
@@ -210,6 +219,7 @@ osThreadId_t osThreadNew(osThreadFunc_t func, void *argument, const osThreadAttr
     ct->func = func;
     ct->arg = argument;
     ct->joinable = (attr->attr_bits & osThreadJoinable) != 0u ? 1u : 0u;
+    ct->stack_size = asked != 0u ? asked : size;
     if (start(ct, attr->name, stack, size, (unsigned)prio, true) != LM_OK) {
         release(ct);
         return NULL;
@@ -221,7 +231,11 @@ osThreadId_t osThreadNew(osThreadFunc_t func, void *argument, const osThreadAttr
 const char *osThreadGetName(osThreadId_t thread_id)
 {
     lm_cmsis_thread_t *ct = lmc_thread(thread_id);
-    return ct != NULL ? lm_thread_name(&ct->thread) : NULL;
+    if (ct == NULL) {
+        return NULL;
+    }
+    const char *name = lm_thread_name(&ct->thread);
+    return name[0] != '\0' ? name : NULL; /* the kernel names a nameless thread "" */
 }
 
 osThreadId_t osThreadGetId(void)
@@ -263,7 +277,10 @@ uint32_t osThreadGetStackSpace(osThreadId_t thread_id)
     if (lmc_isr() || ct == NULL || lm_thread_stack_unused(&ct->thread, &unused) != LM_OK) {
         return 0u;
     }
-    return (uint32_t)unused;
+    /* A pooled stack may be larger than asked for: report what is left of
+     * the size asked for (osThreadGetStackSize). */
+    size_t extra = ct->stack_bytes - ct->stack_size;
+    return unused > extra ? (uint32_t)(unused - extra) : 0u;
 }
 
 osStatus_t osThreadSetPriority(osThreadId_t thread_id, osPriority_t priority)
@@ -330,7 +347,16 @@ osStatus_t osThreadResume(osThreadId_t thread_id)
     if (ct->done != 0u) {
         return osErrorResource;
     }
-    return lmc_status(lm_thread_resume(&ct->thread));
+    /* The API resumes a blocked thread too: a thread waiting (not
+     * suspended) has its wait ended, as by a timeout; osDelay returns osOK. */
+    lm_status_t s = lm_thread_resume(&ct->thread);
+    if (s == LM_ERR_STATE) {
+        lm_thread_state_t st = lm_thread_state(&ct->thread);
+        if (st == LM_THREAD_BLOCKED || st == LM_THREAD_SLEEPING) {
+            s = lm_thread_wait_abort(&ct->thread);
+        }
+    }
+    return lmc_status(s);
 }
 
 /* Forget a thread that has ended and that no thread will join. */

@@ -10,7 +10,8 @@ osStatus_t osDelay(uint32_t ticks)
     if (ticks == 0u) {
         return osOK;
     }
-    return lmc_status(lm_thread_sleep(ticks));
+    lm_status_t s = lm_thread_sleep(ticks);
+    return s == LM_ERR_ABORTED ? osOK : lmc_status(s); /* osThreadResume ends a delay */
 }
 
 /* The time left is computed, then slept: a tick between the two makes the
@@ -24,5 +25,6 @@ osStatus_t osDelayUntil(uint32_t ticks)
     if (left == 0u || left > LM_TICK_MAX_TIMEOUT) {
         return osErrorParameter;
     }
-    return lmc_status(lm_thread_sleep(left));
+    lm_status_t s = lm_thread_sleep(left);
+    return s == LM_ERR_ABORTED ? osOK : lmc_status(s);
 }
