@@ -118,6 +118,10 @@ typedef struct lm_cmsis_msgqueue {
 /* Timer expiries dropped because the service thread's queue was full. */
 uint32_t lm_cmsis_timer_dropped(void);
 
+/* Back to osKernelInactive, for a system (or a test) that initialises the
+ * kernel again after lm_kernel_start() returned (the hosted port). */
+void lm_cmsis_reset(void);
+
 /* The Limen thread of a CMSIS thread id, and back (NULL if it is none). */
 lm_thread_t *lm_cmsis_thread(void *thread_id);
 

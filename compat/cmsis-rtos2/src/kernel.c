@@ -14,7 +14,6 @@ static lm_tick_t suspended_at;
 
 #define LMC_API_VERSION 20030000u /* 2.3.0 */
 
-void lm_cmsis_reset(void);
 void lm_cmsis_reset(void)
 {
     lmc_kernel_state = osKernelInactive;

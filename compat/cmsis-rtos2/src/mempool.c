@@ -17,9 +17,9 @@ void lmc_mempools_reset(void)
 {
     memset(mp_used, 0, sizeof mp_used);
     memset(mp_data_used, 0, sizeof mp_data_used);
-    for (unsigned i = 0; i < LM_CMSIS_MEMPOOL_COUNT; i++) {
-        mp_pool[i].magic = 0u;
-    }
+    /* Objects of an earlier run (the hosted port restarts the kernel)
+     * are forgotten, not deleted: the kernel they lived in is gone. */
+    memset(mp_pool, 0, sizeof mp_pool);
 }
 
 static lm_cmsis_mempool_t *lmc_mp(osMemoryPoolId_t id)

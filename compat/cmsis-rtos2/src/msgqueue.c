@@ -25,9 +25,9 @@ void lmc_msgqueues_reset(void)
 {
     memset(mq_used, 0, sizeof mq_used);
     memset(mq_data_used, 0, sizeof mq_data_used);
-    for (unsigned i = 0; i < LM_CMSIS_MSGQUEUE_COUNT; i++) {
-        mq_pool[i].magic = 0u;
-    }
+    /* Objects of an earlier run (the hosted port restarts the kernel)
+     * are forgotten, not deleted: the kernel they lived in is gone. */
+    memset(mq_pool, 0, sizeof mq_pool);
 }
 
 static lm_cmsis_msgqueue_t *lmc_mq(osMessageQueueId_t id)

@@ -27,9 +27,9 @@ void lmc_threads_reset(void)
 {
     memset(thread_used, 0, sizeof thread_used);
     memset(stack_used, 0, sizeof stack_used);
-    for (unsigned i = 0; i < LM_CMSIS_THREAD_COUNT; i++) {
-        thread_pool[i].magic = 0u;
-    }
+    /* Objects of an earlier run (the hosted port restarts the kernel)
+     * are forgotten, not deleted: the kernel they lived in is gone. */
+    memset(thread_pool, 0, sizeof thread_pool);
     registry = NULL;
 }
 

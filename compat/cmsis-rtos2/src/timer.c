@@ -27,9 +27,9 @@ static volatile uint32_t dropped;
 void lmc_timers_reset(void)
 {
     memset(timer_used, 0, sizeof timer_used);
-    for (unsigned i = 0; i < LM_CMSIS_TIMER_COUNT; i++) {
-        timer_pool[i].magic = 0u;
-    }
+    /* Objects of an earlier run (the hosted port restarts the kernel)
+     * are forgotten, not deleted: the kernel they lived in is gone. */
+    memset(timer_pool, 0, sizeof timer_pool);
     dropped = 0u;
 }
 
@@ -83,11 +83,12 @@ static void service_loop(void *arg)
 
 osStatus_t lmc_timer_service_start(void)
 {
+    memset(&expiries, 0, sizeof expiries);
+    memset(&service, 0, sizeof service);
     if (lm_queue_create(&expiries, expiries_buf, sizeof(lm_cmsis_timer_t *),
                         LM_CMSIS_TIMER_QUEUE) != LM_OK) {
         return osError;
     }
-    service.magic = 0u;
     return lmc_thread_start_system(&service, "timer", service_stack, sizeof service_stack,
                                    LM_CMSIS_TIMER_THREAD_PRIO, service_loop, NULL) == LM_OK
                ? osOK
