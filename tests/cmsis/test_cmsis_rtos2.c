@@ -11,6 +11,7 @@
 #include "harness.h"
 #include "cmsis_os2.h"
 #include "lm_cmsis.h"
+#include "limen/port.h"
 
 
 /* ---- running a case ---- */
@@ -307,7 +308,7 @@ static void body_thread_pool(void)
     LMT_CHECK(osThreadNew(forever, NULL, &a) == NULL); /* larger than a pooled stack */
     /* Caller memory: too small a control block or stack is refused. */
     static lm_cmsis_thread_t cb;
-    static _Alignas(LM_PORT_STACK_ALIGN) uint8_t stack[LM_PORT_MIN_STACK];
+    static _Alignas(LM_PORT_STACK_ALIGN) uint8_t stack[LM_PORT_MIN_STACK > 2048u ? LM_PORT_MIN_STACK : 2048u];
     osThreadAttr_t c = {.cb_mem = &cb, .cb_size = sizeof cb - 1u, .stack_mem = stack,
                         .stack_size = sizeof stack, .priority = osPriorityHigh};
     LMT_CHECK(osThreadNew(returns, "c", &c) == NULL);
