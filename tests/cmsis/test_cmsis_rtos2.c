@@ -359,6 +359,61 @@ static void body_join_reuse(void)
 }
 LMT_CASE(thread_join_slot_reused) { run_case(body_join_reuse); }
 
+/* A native thread is not a CMSIS thread, even when the word after its
+ * control block happens to hold the layer's magic (0x43325468): GetId is
+ * NULL, a mutex it owns has no CMSIS owner. */
+static lm_cmsis_thread_t native_cb; /* a kernel thread, then that word */
+static _Alignas(LM_PORT_STACK_ALIGN) uint8_t native_stack[LM_PORT_MIN_STACK > 2048u ? LM_PORT_MIN_STACK : 2048u];
+static osMutexId_t native_mx;
+static void native(void *arg)
+{
+    (void)arg;
+    LMT_CHECK(osThreadGetId() == NULL);
+    LMT_EQ(osThreadFlagsWait(1u, osFlagsWaitAny, 0), osFlagsErrorUnknown);
+    LMT_EQ(osMutexAcquire(native_mx, 0), osOK);
+    lmt_log("n");
+    (void)lm_thread_sleep(LM_WAIT_FOREVER); /* keeps the mutex */
+}
+
+static void body_native_thread(void)
+{
+    native_mx = osMutexNew(NULL);
+    native_cb.magic = 0x43325468u;
+    lm_thread_attr_t a;
+    lm_thread_attr_init(&a);
+    a.name = "native";
+    a.entry = native;
+    a.stack = native_stack;
+    a.stack_size = sizeof native_stack;
+    a.priority = 0;
+    LMT_ST(lm_thread_create(&native_cb.thread, &a), LM_OK);
+    LMT_ST(lm_thread_start(&native_cb.thread), LM_OK);
+    LMT_CHECK(lm_mutex_owner(&((lm_cmsis_mutex_t *)native_mx)->mutex) == &native_cb.thread);
+    LMT_CHECK(osMutexGetOwner(native_mx) == NULL);
+    lmt_expect("n");
+}
+LMT_CASE(native_thread_not_cmsis) { run_case(body_native_thread); }
+
+static void locks_and_exits(void *arg)
+{
+    (void)arg;
+    LMT_EQ(osKernelLock(), 0);
+    lmt_log("x");
+    osThreadExit();
+}
+
+/* A thread that exits holding the kernel lock takes the lock with it (the
+ * kernel ends the lock with its holder). */
+static void body_exit_locked(void)
+{
+    osThreadAttr_t a = {.priority = osPriorityHigh};
+    LMT_CHECK(osThreadNew(locks_and_exits, NULL, &a) != NULL);
+    LMT_EQ(osKernelGetState(), osKernelRunning);
+    lmt_log("M");
+    lmt_expect("x M");
+}
+LMT_CASE(thread_exit_locked) { run_case(body_exit_locked); }
+
 /* ---- thread flags, delays ---- */
 
 static osThreadId_t flag_waiter_id;
@@ -695,6 +750,7 @@ LMT_MAIN(LMT_RUN(kernel_info_lock_isr), LMT_RUN(kernel_suspend_resume),
          LMT_RUN(thread_priority_order), LMT_RUN(thread_states_resume_join),
          LMT_RUN(thread_registry_detach_terminate), LMT_RUN(thread_pool_exhaustion),
          LMT_RUN(thread_name_stack_size), LMT_RUN(thread_join_slot_reused),
+         LMT_RUN(native_thread_not_cmsis), LMT_RUN(thread_exit_locked),
          LMT_RUN(thread_flags), LMT_RUN(generic_wait_exact_ticks),
          LMT_RUN(timers_in_service_thread), LMT_RUN(event_flags),
          LMT_RUN(mutex_inherit_recursive_robust), LMT_RUN(semaphore_order_isr),

@@ -48,6 +48,9 @@ void lmc_cb_give(void *cb, size_t size, void *pool, uint8_t *used);
 unsigned lmc_prio_to_lm(unsigned p);
 unsigned lmc_prio_from_lm(unsigned lm);
 
+/* True if t is one of the layer's threads (a CMSIS thread id). */
+bool lmc_is_thread(const lm_thread_t *t);
+
 /* The calling CMSIS thread, or NULL (an interrupt, the idle thread). */
 lm_cmsis_thread_t *lmc_self(void);
 

@@ -86,7 +86,7 @@ osThreadId_t osMutexGetOwner(osMutexId_t mutex_id)
         return NULL;
     }
     lm_thread_t *owner = lm_mutex_owner(&cm->mutex);
-    return owner != NULL && lm_cmsis_thread(owner) != NULL ? (osThreadId_t)owner : NULL;
+    return owner != NULL && lmc_is_thread(owner) ? (osThreadId_t)owner : NULL;
 }
 
 osStatus_t osMutexDelete(osMutexId_t mutex_id)

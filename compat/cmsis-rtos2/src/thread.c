@@ -40,6 +40,22 @@ static lm_cmsis_thread_t *lmc_thread(osThreadId_t id)
                : NULL;
 }
 
+static void entry(void *arg);
+
+/* A kernel thread is one of the layer's when it runs the layer's entry:
+ * checked before anything past the kernel's control block is read, so a
+ * native thread calling the API is told apart without reading beyond its
+ * own control block. */
+static bool is_cmsis(const lm_thread_t *t)
+{
+    return t->entry == entry;
+}
+
+bool lmc_is_thread(const lm_thread_t *t)
+{
+    return is_cmsis(t) && ((const lm_cmsis_thread_t *)t)->magic == LMC_MAGIC_THREAD;
+}
+
 lm_thread_t *lm_cmsis_thread(void *thread_id)
 {
     if (thread_id == NULL) {
@@ -52,7 +68,7 @@ lm_thread_t *lm_cmsis_thread(void *thread_id)
 lm_cmsis_thread_t *lmc_self(void)
 {
     lm_thread_t *t = lm_thread_self();
-    if (t == NULL || t == lm_kernel_idle_thread()) {
+    if (t == NULL || !is_cmsis(t)) {
         return NULL;
     }
     lm_cmsis_thread_t *ct = (lm_cmsis_thread_t *)t;
