@@ -653,7 +653,8 @@ def run_quiet_tidy(cmd):
 
 
 def cmd_lint(args):
-    """cppcheck and clang-tidy on kernel/ and include/; any finding fails."""
+    """cppcheck and clang-tidy on kernel/, include/ and the CMSIS-RTOS2 layer
+    (compat/cmsis-rtos2); any finding fails."""
     if setup({**HOST_TOOLS, "cppcheck": "cppcheck", "clang-tidy": "clang-tidy"}) != 0:
         return 1
     versions([["cppcheck", "--version"], ["clang-tidy", "--version"]])
@@ -668,6 +669,24 @@ def cmd_lint(args):
     for port_inc, defs in LINT_CONFIGS:
         if run_quiet_tidy(["clang-tidy", "--quiet", *kernel, "--", "-std=c11", "-Iinclude",
                            f"-I{port_inc}", "-Ikernel/include", *defs]) != 0:
+            rc = 1
+    # The CMSIS-RTOS2 layer, with each port's system timer on its own port
+    # (it needs 56 priorities or more to map each CMSIS level to one).
+    layer = os.path.join("compat", "cmsis-rtos2")
+    layer_inc = ["-I" + os.path.join(layer, "include"), "-I" + os.path.join(layer, "src")]
+    if run(["cppcheck", "--enable=warning,style,performance,portability", "--std=c11",
+            "--inline-suppr", "--error-exitcode=1", "--force", "-q", "-Iinclude",
+            "-Iports/hosted/include", *layer_inc, "-ULM_CONFIG_HEADER",
+            "-ULM_CFG_PRIORITIES", layer]) != 0:
+        rc = 1
+    for port_inc, defs in LINT_CONFIGS[:2] + [("ports/hosted/include", ["-DLM_CFG_PRIORITIES=64"])]:
+        port = "armv7m" if "armv7m" in port_inc else "hosted"
+        src = sorted(os.path.join(layer, "src", f)
+                     for f in os.listdir(os.path.join(ROOT, layer, "src"))
+                     if f.endswith(".c") and (not f.startswith("systimer_")
+                                              or f == f"systimer_{port}.c"))
+        if run_quiet_tidy(["clang-tidy", "--quiet", *src, "--", "-std=c11", "-Iinclude",
+                           f"-I{port_inc}", *layer_inc, *defs]) != 0:
             rc = 1
     log("lint: clean" if rc == 0 else "lint: findings above")
     return rc

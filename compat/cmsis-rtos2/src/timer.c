@@ -49,7 +49,7 @@ static void expired(void *arg)
     lm_cmsis_timer_t *ct = arg;
     lm_irqstate_t st = lm_port_irq_lock();
     ct->queued++;
-    if (lm_queue_send(&expiries, &ct, sizeof ct, LM_NO_WAIT) != LM_OK) {
+    if (lm_queue_send(&expiries, &ct, sizeof(lm_cmsis_timer_t *), LM_NO_WAIT) != LM_OK) {
         ct->queued--;
         dropped++;
     }
@@ -61,7 +61,7 @@ static void service_loop(void *arg)
     (void)arg;
     for (;;) {
         lm_cmsis_timer_t *ct;
-        if (lm_queue_receive(&expiries, &ct, sizeof ct, LM_WAIT_FOREVER) != LM_OK) {
+        if (lm_queue_receive(&expiries, &ct, sizeof(lm_cmsis_timer_t *), LM_WAIT_FOREVER) != LM_OK) {
             continue;
         }
         /* A timer deleted since its expiry was queued has no magic (or, its
