@@ -115,6 +115,12 @@ typedef struct lm_cmsis_msgqueue {
      sizeof(void *))
 #define LM_CMSIS_MSGQUEUE_MEM_SIZE(count, size) ((count) * LM_CMSIS_MSG_SLOT_SIZE(size))
 
+/* The priority mapping (docs/cmsis-rtos2.md): the Limen priority of CMSIS
+ * priority p (1..56), and the most urgent CMSIS priority whose Limen
+ * priority is lm (0..LM_CFG_PRIORITIES-1). Context: any. Cost: O(1). */
+unsigned lm_cmsis_to_lm_priority(unsigned p);
+unsigned lm_cmsis_from_lm_priority(unsigned lm);
+
 /* Timer expiries dropped because the service thread's queue was full. */
 uint32_t lm_cmsis_timer_dropped(void);
 

@@ -102,3 +102,13 @@ unsigned lmc_prio_from_lm(unsigned lm)
 #endif
     return k >= LM_CMSIS_PRIO_LEVELS ? 1u : LM_CMSIS_PRIO_LEVELS - k;
 }
+
+unsigned lm_cmsis_to_lm_priority(unsigned p)
+{
+    return lmc_prio_to_lm(p);
+}
+
+unsigned lm_cmsis_from_lm_priority(unsigned lm)
+{
+    return lmc_prio_from_lm(lm);
+}
