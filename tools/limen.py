@@ -350,6 +350,45 @@ def external_app(board=None):
     return failed
 
 
+CMSIS_APP = os.path.join(ROOT, "examples", "cmsis-rtos2-app")
+# What examples/cmsis-rtos2-app prints after its first line.
+CMSIS_APP_OUTPUT = (
+    [f"consumer: reading {n} = {n * 10} (priority {1 if n == 4 else 0})" for n in (4, 1, 2, 3, 5)]
+    + ["cmsis-rtos2-app: timer ran 5 times in 10 ticks", "cmsis-rtos2-app: done"])
+
+
+def cmsis_app_package(board=None):
+    """examples/cmsis-rtos2-app, an application written against CMSIS-RTOS2
+    only, built through find_package(limen) from the install external_app()
+    made (limen::cmsis_rtos2) and run. Returns True if it printed what it
+    must."""
+    tag = board or "host"
+    root = os.path.join(build_root(), "external-app")
+    prefix = os.path.join(root, f"prefix-{tag}")
+    if board is None:
+        common = ["-DCMAKE_BUILD_TYPE=Debug"]
+    else:
+        common = ["-DCMAKE_BUILD_TYPE=Release",
+                  f"-DCMAKE_TOOLCHAIN_FILE={os.path.join(ROOT, 'cmake', 'arm-none-eabi.cmake')}"]
+    bdir = os.path.join(root, f"cmsis-app-{tag}")
+    if not cmake_build(CMSIS_APP, bdir, common + [f"-DCMAKE_PREFIX_PATH={prefix}"]):
+        log(f"cmsis-rtos2-app (find_package, {tag}): build failed")
+        return False
+    if board is None:
+        p = subprocess.run([os.path.join(bdir, "cmsis_rtos2_app")], cwd=ROOT, capture_output=True,
+                           text=True, timeout=120)
+        rc, out = p.returncode, p.stdout
+    else:
+        rc, out = qemu_run(board, os.path.join(bdir, "cmsis_rtos2_app.elf"), timeout=120)
+    lines = [l.rstrip("\r") for l in out.splitlines()][1:]
+    if rc != 0 or lines != CMSIS_APP_OUTPUT:
+        sys.stderr.write(out)
+        log(f"cmsis-rtos2-app (find_package, {tag}): FAILED (exit status {rc})")
+        return False
+    log(f"cmsis-rtos2-app (find_package, {tag}): output as expected")
+    return True
+
+
 def version_refused(prefix, bdir, common):
     """An application asking the installed package for version 9.0 must be
     refused at configure time, by the package's version file."""
@@ -430,6 +469,8 @@ def cmd_test(args):
     elif not errors_doc_current(bdir):
         failed.append("docs/errors.md bad-input tables")
     failed += [f"external-app {w} (host)" for w in external_app()]
+    if not cmsis_app_package():
+        failed.append("cmsis-rtos2-app find_package (host)")
     if cmd_lint(args) != 0:
         failed.append("lint (cppcheck, clang-tidy)")
     if cmd_coverage(args) != 0:
@@ -449,6 +490,8 @@ def cmd_test(args):
             failed.append(board)
         if board == "mps2-an386":
             failed += [f"external-app {w} ({board})" for w in external_app(board)]
+            if not cmsis_app_package(board):
+                failed.append(f"cmsis-rtos2-app find_package ({board})")
             if demo_figures() != 0:
                 failed.append("demo figures (./limen demo --check: README, CAVEATS, "
                               "docs/measuring.md)")

@@ -4,11 +4,14 @@
  * sends five readings through a message queue, urgent ones at a higher
  * message priority, and a consumer prints them in the order it receives
  * them; a periodic timer counts in the timer service thread. Builds on
- * Limen through find_package(limen) or add_subdirectory (README.md).
+ * Limen through find_package(limen) or add_subdirectory
+ * (docs/cmsis-rtos2.md). Its one Limen call ends the run: CMSIS-RTOS2 has
+ * no call that stops the kernel, and an example must end (osKernelStart
+ * then returns to main, whose return ends the program or the QEMU run).
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include "cmsis_os2.h"
+#include "limen/port.h"
 
 typedef struct {
     uint32_t seq;
@@ -41,9 +44,8 @@ static void consumer(void *arg)
                (unsigned long)r.value, (unsigned)prio);
     }
     (void)osDelay(10);
-    printf("cmsis-rtos2-app: timer ran %lu times in 10 ticks, done\n",
-           (unsigned long)timer_runs);
-    exit(0);
+    printf("cmsis-rtos2-app: timer ran %lu times in 10 ticks\n", (unsigned long)timer_runs);
+    lm_port_stop();
 }
 
 static void tick(void *arg)
@@ -67,5 +69,6 @@ int main(void)
     osTimerId_t t = osTimerNew(tick, osTimerPeriodic, NULL, NULL);
     (void)osTimerStart(t, 2);
     (void)osKernelStart();
-    return 1; /* osKernelStart does not return on a board */
+    printf("cmsis-rtos2-app: done\n");
+    return 0;
 }
