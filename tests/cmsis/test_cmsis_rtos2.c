@@ -414,6 +414,30 @@ static void body_exit_locked(void)
 }
 LMT_CASE(thread_exit_locked) { run_case(body_exit_locked); }
 
+static osThreadId_t join_target;
+static void joiner(void *arg)
+{
+    (void)arg;
+    (void)osThreadJoin(join_target); /* terminated while it waits */
+    lmt_log("never");
+}
+
+/* A thread terminated while it waits in osThreadJoin leaves the target
+ * joinable by another. */
+static void body_joiner_terminated(void)
+{
+    osThreadAttr_t a = {.priority = osPriorityLow, .attr_bits = osThreadJoinable};
+    join_target = osThreadNew(slow, "t", &a);
+    a.priority = osPriorityHigh;
+    a.attr_bits = osThreadDetached;
+    osThreadId_t j = osThreadNew(joiner, NULL, &a);
+    LMT_EQ(osThreadJoin(join_target), osErrorResource); /* j joins it */
+    LMT_EQ(osThreadTerminate(j), osOK);
+    LMT_EQ(osThreadJoin(join_target), osOK);
+    lmt_expect("t");
+}
+LMT_CASE(thread_joiner_terminated) { run_case(body_joiner_terminated); }
+
 /* ---- thread flags, delays ---- */
 
 static osThreadId_t flag_waiter_id;
@@ -751,6 +775,7 @@ LMT_MAIN(LMT_RUN(kernel_info_lock_isr), LMT_RUN(kernel_suspend_resume),
          LMT_RUN(thread_registry_detach_terminate), LMT_RUN(thread_pool_exhaustion),
          LMT_RUN(thread_name_stack_size), LMT_RUN(thread_join_slot_reused),
          LMT_RUN(native_thread_not_cmsis), LMT_RUN(thread_exit_locked),
+         LMT_RUN(thread_joiner_terminated),
          LMT_RUN(thread_flags), LMT_RUN(generic_wait_exact_ticks),
          LMT_RUN(timers_in_service_thread), LMT_RUN(event_flags),
          LMT_RUN(mutex_inherit_recursive_robust), LMT_RUN(semaphore_order_isr),

@@ -21,6 +21,7 @@ typedef struct lm_cmsis_thread {
     lm_thread_t thread;              /* first: the kernel's thread */
     uint32_t magic;
     struct lm_cmsis_thread *next;    /* in the registry of live threads */
+    struct lm_cmsis_thread *joins;   /* the thread it waits for in osThreadJoin */
     lm_flags_t flags;                /* the thread's flags */
     lm_flags_t ended;                /* bit 0 once it ended, for the joiner */
     void (*func)(void *arg);

@@ -138,6 +138,7 @@ static lm_status_t start(lm_cmsis_thread_t *ct, const char *name, void *stack, u
     ct->joining = 0u;
     ct->affinity = 0u;
     ct->next = NULL;
+    ct->joins = NULL;
     lm_status_t s = lm_flags_create(&ct->flags, 0u);
     if (s == LM_OK) {
         s = lm_flags_create(&ct->ended, 0u);
@@ -414,8 +415,15 @@ osStatus_t osThreadJoin(osThreadId_t thread_id)
     if (ct->joinable == 0u || ct->joining != 0u || ct == lmc_self()) {
         return osErrorResource;
     }
+    lm_cmsis_thread_t *self = lmc_self();
     ct->joining = 1u;
+    if (self != NULL) {
+        self->joins = ct;
+    }
     lm_status_t s = lm_flags_wait(&ct->ended, 1u, LM_FLAGS_ANY, NULL, LM_WAIT_FOREVER);
+    if (self != NULL) {
+        self->joins = NULL;
+    }
     if (s != LM_OK) {
         ct->joining = 0u;
         return lmc_status(s);
@@ -428,6 +436,10 @@ osStatus_t osThreadJoin(osThreadId_t thread_id)
 static void ended_other(lm_cmsis_thread_t *ct)
 {
     ct->done = 1u;
+    if (ct->joins != NULL) {
+        ct->joins->joining = 0u; /* it was joining: another thread may */
+        ct->joins = NULL;
+    }
     if (ct->joinable != 0u) {
         (void)lm_flags_set(&ct->ended, 1u);
     } else {
