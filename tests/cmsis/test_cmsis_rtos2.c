@@ -770,6 +770,128 @@ static void body_msgqueue(void)
 }
 LMT_CASE(message_queue_priority) { run_case(body_msgqueue); }
 
+/* ---- bad ids, and the calls an interrupt handler may not make ---- */
+
+static void body_bad_ids(void)
+{
+    uint32_t word = 0;
+    void *bad = &word; /* aligned memory that is no object */
+    void *ids[] = {NULL, bad};
+    for (unsigned i = 0; i < 2u; i++) {
+        void *id = ids[i];
+        LMT_CHECK(osThreadGetName(id) == NULL);
+        LMT_EQ(osThreadGetState(id), osThreadError);
+        LMT_EQ(osThreadGetStackSize(id), 0u);
+        LMT_EQ(osThreadGetStackSpace(id), 0u);
+        LMT_EQ(osThreadSetPriority(id, osPriorityNormal), osErrorParameter);
+        LMT_EQ(osThreadGetPriority(id), osPriorityError);
+        LMT_EQ(osThreadSuspend(id), osErrorParameter);
+        LMT_EQ(osThreadResume(id), osErrorParameter);
+        LMT_EQ(osThreadDetach(id), osErrorParameter);
+        LMT_EQ(osThreadJoin(id), osErrorParameter);
+        LMT_EQ(osThreadTerminate(id), osErrorParameter);
+        LMT_EQ(osThreadSetAffinityMask(id, 0u), osErrorParameter);
+        LMT_EQ(osThreadGetAffinityMask(id), 0u);
+        LMT_EQ(osThreadFlagsSet(id, 1u), osFlagsErrorParameter);
+        LMT_CHECK(osTimerGetName(id) == NULL);
+        LMT_EQ(osTimerStart(id, 1u), osErrorParameter);
+        LMT_EQ(osTimerStop(id), osErrorParameter);
+        LMT_EQ(osTimerIsRunning(id), 0u);
+        LMT_EQ(osTimerDelete(id), osErrorParameter);
+        LMT_CHECK(osEventFlagsGetName(id) == NULL);
+        LMT_EQ(osEventFlagsSet(id, 1u), osFlagsErrorParameter);
+        LMT_EQ(osEventFlagsClear(id, 1u), osFlagsErrorParameter);
+        LMT_EQ(osEventFlagsGet(id), 0u);
+        LMT_EQ(osEventFlagsWait(id, 1u, 0u, 0u), osFlagsErrorParameter);
+        LMT_EQ(osEventFlagsDelete(id), osErrorParameter);
+        LMT_CHECK(osMutexGetName(id) == NULL);
+        LMT_EQ(osMutexAcquire(id, 0u), osErrorParameter);
+        LMT_EQ(osMutexRelease(id), osErrorParameter);
+        LMT_CHECK(osMutexGetOwner(id) == NULL);
+        LMT_EQ(osMutexDelete(id), osErrorParameter);
+        LMT_CHECK(osSemaphoreGetName(id) == NULL);
+        LMT_EQ(osSemaphoreAcquire(id, 0u), osErrorParameter);
+        LMT_EQ(osSemaphoreRelease(id), osErrorParameter);
+        LMT_EQ(osSemaphoreGetCount(id), 0u);
+        LMT_EQ(osSemaphoreDelete(id), osErrorParameter);
+        LMT_CHECK(osMemoryPoolGetName(id) == NULL);
+        LMT_CHECK(osMemoryPoolAlloc(id, 0u) == NULL);
+        LMT_EQ(osMemoryPoolFree(id, bad), osErrorParameter);
+        LMT_EQ(osMemoryPoolGetCapacity(id), 0u);
+        LMT_EQ(osMemoryPoolGetBlockSize(id), 0u);
+        LMT_EQ(osMemoryPoolGetCount(id), 0u);
+        LMT_EQ(osMemoryPoolGetSpace(id), 0u);
+        LMT_EQ(osMemoryPoolDelete(id), osErrorParameter);
+        LMT_CHECK(osMessageQueueGetName(id) == NULL);
+        LMT_EQ(osMessageQueuePut(id, &word, 0u, 0u), osErrorParameter);
+        LMT_EQ(osMessageQueueGet(id, &word, NULL, 0u), osErrorParameter);
+        LMT_EQ(osMessageQueueGetCapacity(id), 0u);
+        LMT_EQ(osMessageQueueGetMsgSize(id), 0u);
+        LMT_EQ(osMessageQueueGetCount(id), 0u);
+        LMT_EQ(osMessageQueueGetSpace(id), 0u);
+        LMT_EQ(osMessageQueueReset(id), osErrorParameter);
+        LMT_EQ(osMessageQueueDelete(id), osErrorParameter);
+    }
+    LMT_EQ(word, 0u); /* nothing written through a bad id */
+    /* Bad attributes: a size without memory, too little memory. */
+    osSemaphoreAttr_t sa = {.cb_size = 4u};
+    LMT_CHECK(osSemaphoreNew(1, 0, &sa) == NULL);
+    static lm_cmsis_semaphore_t scb;
+    sa.cb_mem = &scb;
+    sa.cb_size = sizeof scb - 1u;
+    LMT_CHECK(osSemaphoreNew(1, 0, &sa) == NULL);
+    sa.cb_size = sizeof scb;
+    LMT_CHECK(osSemaphoreNew(1, 0, &sa) == (osSemaphoreId_t)&scb);
+    LMT_EQ(osSemaphoreDelete(&scb), osOK);
+    LMT_CHECK(osThreadNew(NULL, NULL, NULL) == NULL);
+    LMT_EQ(osThreadFlagsWait(1u, 0x4u, 0u), osFlagsErrorParameter); /* unknown option */
+    LMT_EQ(osThreadFlagsClear(0x80000000u), osFlagsErrorParameter);
+    osMessageQueueAttr_t qa = {.mq_size = 16u};
+    LMT_CHECK(osMessageQueueNew(1u, 4u, &qa) == NULL);
+    LMT_CHECK(osMessageQueueNew(1u, LM_CMSIS_MSGQUEUE_DATA_SIZE, NULL) == NULL);
+    LMT_CHECK(osMemoryPoolNew(1u, LM_CMSIS_MEMPOOL_DATA_SIZE + 1u, NULL) == NULL);
+}
+LMT_CASE(bad_ids_and_attributes) { run_case(body_bad_ids); }
+
+static volatile int32_t isr_codes[16];
+static void isr_thread_only(void)
+{
+    unsigned n = 0;
+    isr_codes[n++] = osKernelStart();
+    isr_codes[n++] = osKernelUnlock();
+    isr_codes[n++] = osKernelRestoreLock(0);
+    isr_codes[n++] = osThreadYield();
+    isr_codes[n++] = osThreadResume(isr_target);
+    isr_codes[n++] = osThreadDetach(isr_target);
+    isr_codes[n++] = osThreadJoin(isr_target);
+    isr_codes[n++] = osThreadTerminate(isr_target);
+    isr_codes[n++] = osThreadSetPriority(isr_target, osPriorityLow);
+    isr_codes[n++] = osDelay(1);
+    isr_codes[n++] = osDelayUntil(1);
+    isr_codes[n++] = osMutexAcquire(isr_ptr, 0);
+    isr_codes[n++] = osMutexRelease(isr_ptr);
+    isr_codes[n++] = (int32_t)osThreadFlagsWait(1u, 0u, 0u);
+    isr_codes[n++] = (int32_t)osThreadFlagsClear(1u);
+    isr_codes[n++] = (int32_t)(osKernelSuspend() + osThreadGetCount() +
+                               osThreadEnumerate((osThreadId_t *)&isr_ptr, 1u) +
+                               osThreadFlagsGet() + (osThreadGetId() != NULL ? 1u : 0u));
+}
+
+static void body_isr_rules(void)
+{
+    isr_target = osThreadGetId();
+    isr_ptr = osMutexNew(NULL);
+    in_isr(isr_thread_only);
+    for (unsigned i = 0; i < 13u; i++) {
+        LMT_EQ(isr_codes[i], osErrorISR);
+    }
+    LMT_EQ((uint32_t)isr_codes[13], osFlagsErrorISR);
+    LMT_EQ((uint32_t)isr_codes[14], osFlagsErrorISR);
+    LMT_EQ(isr_codes[15], 1); /* only osThreadGetId answers */
+    LMT_EQ(osThreadGetState(isr_target), osThreadRunning);
+}
+LMT_CASE(isr_rules) { run_case(body_isr_rules); }
+
 LMT_MAIN(LMT_RUN(kernel_info_lock_isr), LMT_RUN(kernel_suspend_resume),
          LMT_RUN(thread_priority_order), LMT_RUN(thread_states_resume_join),
          LMT_RUN(thread_registry_detach_terminate), LMT_RUN(thread_pool_exhaustion),
@@ -779,4 +901,5 @@ LMT_MAIN(LMT_RUN(kernel_info_lock_isr), LMT_RUN(kernel_suspend_resume),
          LMT_RUN(thread_flags), LMT_RUN(generic_wait_exact_ticks),
          LMT_RUN(timers_in_service_thread), LMT_RUN(event_flags),
          LMT_RUN(mutex_inherit_recursive_robust), LMT_RUN(semaphore_order_isr),
-         LMT_RUN(memory_pool), LMT_RUN(message_queue_priority))
+         LMT_RUN(memory_pool), LMT_RUN(message_queue_priority),
+         LMT_RUN(bad_ids_and_attributes), LMT_RUN(isr_rules))
