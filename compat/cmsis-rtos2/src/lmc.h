@@ -32,8 +32,13 @@ static inline bool lmc_valid(const void *id, uint32_t magic)
            *(const uint32_t *)id == magic;
 }
 
-/* A thread-state timeout or a result, as the API names it. */
+/* A kernel status as the API names it. */
 osStatus_t lmc_status(lm_status_t s);
+/* The same, with the common case (LM_OK) decided inline. */
+static inline osStatus_t lmc_st(lm_status_t s)
+{
+    return s == LM_OK ? osOK : lmc_status(s);
+}
 
 /* Fixed pools: the first free slot of `used[0..n)`, marked used; -1 if none. */
 int lmc_slot_take(uint8_t *used, unsigned n);

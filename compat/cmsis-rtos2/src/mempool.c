@@ -91,7 +91,7 @@ osStatus_t osMemoryPoolFree(osMemoryPoolId_t mp_id, void *block)
     if (cp == NULL || block == NULL) {
         return osErrorParameter;
     }
-    return lmc_status(lm_pool_free(&cp->pool, block));
+    return lmc_st(lm_pool_free(&cp->pool, block));
 }
 
 uint32_t osMemoryPoolGetCapacity(osMemoryPoolId_t mp_id)

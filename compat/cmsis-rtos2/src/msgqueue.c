@@ -107,7 +107,7 @@ osStatus_t osMessageQueuePut(osMessageQueueId_t mq_id, const void *msg_ptr, uint
     }
     lm_status_t s = lm_sem_take(&cq->slots, timeout);
     if (s != LM_OK) {
-        return lmc_status(s);
+        return lmc_st(s);
     }
     lm_irqstate_t st = lm_port_irq_lock();
     struct lm_cmsis_msg *m = cq->free;
@@ -139,7 +139,7 @@ osStatus_t osMessageQueueGet(osMessageQueueId_t mq_id, void *msg_ptr, uint8_t *m
     }
     lm_status_t s = lm_sem_take(&cq->items, timeout);
     if (s != LM_OK) {
-        return lmc_status(s);
+        return lmc_st(s);
     }
     lm_irqstate_t st = lm_port_irq_lock();
     struct lm_cmsis_msg *m = cq->head;

@@ -64,7 +64,7 @@ osStatus_t osMutexAcquire(osMutexId_t mutex_id, uint32_t timeout)
     if ((cm->attr & osMutexRecursive) == 0u && lm_mutex_owner(&cm->mutex) == lm_thread_self()) {
         return osErrorResource;
     }
-    return lmc_status(lm_mutex_lock(&cm->mutex, timeout));
+    return lmc_st(lm_mutex_lock(&cm->mutex, timeout));
 }
 
 osStatus_t osMutexRelease(osMutexId_t mutex_id)
@@ -76,7 +76,7 @@ osStatus_t osMutexRelease(osMutexId_t mutex_id)
     if (cm == NULL) {
         return osErrorParameter;
     }
-    return lmc_status(lm_mutex_unlock(&cm->mutex));
+    return lmc_st(lm_mutex_unlock(&cm->mutex));
 }
 
 osThreadId_t osMutexGetOwner(osMutexId_t mutex_id)

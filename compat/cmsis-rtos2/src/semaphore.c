@@ -53,7 +53,7 @@ osStatus_t osSemaphoreAcquire(osSemaphoreId_t semaphore_id, uint32_t timeout)
     if (cs == NULL || (timeout != 0u && lmc_isr())) {
         return osErrorParameter;
     }
-    return lmc_status(lm_sem_take(&cs->sem, timeout));
+    return lmc_st(lm_sem_take(&cs->sem, timeout));
 }
 
 osStatus_t osSemaphoreRelease(osSemaphoreId_t semaphore_id)
@@ -62,7 +62,7 @@ osStatus_t osSemaphoreRelease(osSemaphoreId_t semaphore_id)
     if (cs == NULL) {
         return osErrorParameter;
     }
-    return lmc_status(lm_sem_give(&cs->sem));
+    return lmc_st(lm_sem_give(&cs->sem));
 }
 
 uint32_t osSemaphoreGetCount(osSemaphoreId_t semaphore_id)

@@ -313,7 +313,7 @@ osStatus_t osThreadSetPriority(osThreadId_t thread_id, osPriority_t priority)
         return osErrorResource;
     }
     ct->prio = (uint8_t)priority;
-    return lmc_status(lm_thread_set_priority(&ct->thread, lmc_prio_to_lm((unsigned)priority)));
+    return lmc_st(lm_thread_set_priority(&ct->thread, lmc_prio_to_lm((unsigned)priority)));
 }
 
 osPriority_t osThreadGetPriority(osThreadId_t thread_id)
@@ -334,7 +334,7 @@ osStatus_t osThreadYield(void)
     if (lmc_isr()) {
         return osErrorISR;
     }
-    return lmc_status(lm_thread_yield());
+    return lmc_st(lm_thread_yield());
 }
 
 osStatus_t osThreadSuspend(osThreadId_t thread_id)
@@ -349,7 +349,7 @@ osStatus_t osThreadSuspend(osThreadId_t thread_id)
     if (ct->done != 0u) {
         return osErrorResource;
     }
-    return lmc_status(lm_thread_suspend(&ct->thread));
+    return lmc_st(lm_thread_suspend(&ct->thread));
 }
 
 osStatus_t osThreadResume(osThreadId_t thread_id)
@@ -373,7 +373,7 @@ osStatus_t osThreadResume(osThreadId_t thread_id)
             s = lm_thread_wait_abort(&ct->thread);
         }
     }
-    return lmc_status(s);
+    return lmc_st(s);
 }
 
 /* Forget a thread that has ended and that no thread will join. */
@@ -426,7 +426,7 @@ osStatus_t osThreadJoin(osThreadId_t thread_id)
     }
     if (s != LM_OK) {
         ct->joining = 0u;
-        return lmc_status(s);
+        return lmc_st(s);
     }
     forget(ct);
     return osOK;
@@ -490,7 +490,7 @@ osStatus_t osThreadTerminate(osThreadId_t thread_id)
     }
     lm_status_t s = lm_thread_terminate(&ct->thread);
     if (s != LM_OK && s != LM_ERR_STATE) {
-        return lmc_status(s);
+        return lmc_st(s);
     }
     ended_other(ct);
     return osOK;

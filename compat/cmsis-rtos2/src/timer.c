@@ -135,7 +135,7 @@ osStatus_t osTimerStart(osTimerId_t timer_id, uint32_t ticks)
     if (ct == NULL || ticks == 0u || ticks > LM_TICK_MAX_TIMEOUT) {
         return osErrorParameter;
     }
-    return lmc_status(lm_timer_start(&ct->timer, ticks, ct->periodic != 0u ? ticks : 0u));
+    return lmc_st(lm_timer_start(&ct->timer, ticks, ct->periodic != 0u ? ticks : 0u));
 }
 
 osStatus_t osTimerStop(osTimerId_t timer_id)
@@ -147,7 +147,7 @@ osStatus_t osTimerStop(osTimerId_t timer_id)
     if (ct == NULL) {
         return osErrorParameter;
     }
-    return lmc_status(lm_timer_stop(&ct->timer));
+    return lmc_st(lm_timer_stop(&ct->timer));
 }
 
 uint32_t osTimerIsRunning(osTimerId_t timer_id)

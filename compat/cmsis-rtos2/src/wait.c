@@ -11,7 +11,7 @@ osStatus_t osDelay(uint32_t ticks)
         return osOK;
     }
     lm_status_t s = lm_thread_sleep(ticks);
-    return s == LM_ERR_ABORTED ? osOK : lmc_status(s); /* osThreadResume ends a delay */
+    return s == LM_ERR_ABORTED ? osOK : lmc_st(s); /* osThreadResume ends a delay */
 }
 
 /* The time left is computed, then slept: a tick between the two makes the
@@ -26,5 +26,5 @@ osStatus_t osDelayUntil(uint32_t ticks)
         return osErrorParameter;
     }
     lm_status_t s = lm_thread_sleep(left);
-    return s == LM_ERR_ABORTED ? osOK : lmc_status(s);
+    return s == LM_ERR_ABORTED ? osOK : lmc_st(s);
 }
