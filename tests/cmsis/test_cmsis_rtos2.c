@@ -770,6 +770,25 @@ static void body_msgqueue(void)
 }
 LMT_CASE(message_queue_priority) { run_case(body_msgqueue); }
 
+/* A kernel started through the native API is running for the API too. */
+static void body_native_start(void)
+{
+    LMT_EQ(osKernelGetState(), osKernelRunning);
+    LMT_EQ(osKernelLock(), 0);
+    LMT_EQ(osKernelUnlock(), 1);
+    LMT_EQ(osKernelStart(), osError);
+    LMT_EQ(osKernelInitialize(), osError);
+}
+LMT_CASE(kernel_started_natively)
+{
+    lmt_begin();
+    lm_cmsis_reset();
+    LMT_EQ(osKernelInitialize(), osOK);
+    case_body = body_native_start;
+    LMT_CHECK(osThreadNew(main_thread, NULL, NULL) != NULL);
+    lmt_run();
+}
+
 /* ---- bad ids, and the calls an interrupt handler may not make ---- */
 
 static void body_bad_ids(void)
@@ -902,4 +921,4 @@ LMT_MAIN(LMT_RUN(kernel_info_lock_isr), LMT_RUN(kernel_suspend_resume),
          LMT_RUN(timers_in_service_thread), LMT_RUN(event_flags),
          LMT_RUN(mutex_inherit_recursive_robust), LMT_RUN(semaphore_order_isr),
          LMT_RUN(memory_pool), LMT_RUN(message_queue_priority),
-         LMT_RUN(bad_ids_and_attributes), LMT_RUN(isr_rules))
+         LMT_RUN(bad_ids_and_attributes), LMT_RUN(isr_rules), LMT_RUN(kernel_started_natively))

@@ -19,15 +19,28 @@ void lm_cmsis_reset(void)
     lmc_kernel_state = osKernelInactive;
 }
 
+/* The state, with a kernel started through the native API (lm_kernel_start)
+ * running too. */
+static osKernelState_t state(void)
+{
+    osKernelState_t s = lmc_kernel_state;
+    if (s == osKernelReady && lm_kernel_running()) {
+        lmc_kernel_state = osKernelRunning;
+        s = osKernelRunning;
+    }
+    return s;
+}
+
 osStatus_t osKernelInitialize(void)
 {
     if (lmc_isr()) {
         return osErrorISR;
     }
-    if (lmc_kernel_state == osKernelReady) {
+    osKernelState_t s = state();
+    if (s == osKernelReady) {
         return osOK;
     }
-    if (lmc_kernel_state != osKernelInactive) {
+    if (s != osKernelInactive) {
         return osError;
     }
     lm_kernel_init();
@@ -59,7 +72,7 @@ osStatus_t osKernelGetInfo(osVersion_t *version, char *id_buf, uint32_t id_size)
 
 osKernelState_t osKernelGetState(void)
 {
-    osKernelState_t s = lmc_kernel_state;
+    osKernelState_t s = state();
     if (s == osKernelRunning && lm_sched_lock_depth() != 0u) {
         return osKernelLocked;
     }
@@ -71,7 +84,7 @@ osStatus_t osKernelStart(void)
     if (lmc_isr()) {
         return osErrorISR;
     }
-    if (lmc_kernel_state != osKernelReady) {
+    if (state() != osKernelReady) {
         return osError;
     }
     lmc_kernel_state = osKernelRunning;
@@ -86,7 +99,7 @@ int32_t osKernelLock(void)
     if (lmc_isr()) {
         return (int32_t)osErrorISR;
     }
-    if (lmc_kernel_state != osKernelRunning) {
+    if (state() != osKernelRunning) {
         return (int32_t)osError;
     }
     if (lm_sched_lock_depth() != 0u) {
@@ -100,7 +113,7 @@ int32_t osKernelUnlock(void)
     if (lmc_isr()) {
         return (int32_t)osErrorISR;
     }
-    if (lmc_kernel_state != osKernelRunning) {
+    if (state() != osKernelRunning) {
         return (int32_t)osError;
     }
     if (lm_sched_lock_depth() == 0u) {
@@ -114,7 +127,7 @@ int32_t osKernelRestoreLock(int32_t lock)
     if (lmc_isr()) {
         return (int32_t)osErrorISR;
     }
-    if (lmc_kernel_state != osKernelRunning || (lock != 0 && lock != 1)) {
+    if (state() != osKernelRunning || (lock != 0 && lock != 1)) {
         return (int32_t)osError;
     }
     bool locked = lm_sched_lock_depth() != 0u;
@@ -135,7 +148,7 @@ int32_t osKernelRestoreLock(int32_t lock)
  * adds only the part of sleep_ticks that the tick did not count. */
 uint32_t osKernelSuspend(void)
 {
-    if (lmc_isr() || lmc_kernel_state != osKernelRunning || lm_sched_lock_depth() != 0u) {
+    if (lmc_isr() || state() != osKernelRunning || lm_sched_lock_depth() != 0u) {
         return 0u;
     }
     if (lm_sched_lock() != LM_OK) {
