@@ -532,6 +532,39 @@ static void body_timers(void)
 }
 LMT_CASE(timers_in_service_thread) { run_case(body_timers); }
 
+#if defined(LM_PORT_HOSTED)
+static volatile uint32_t expiries;
+static void count_cb(void *arg)
+{
+    (void)arg;
+    expiries++;
+}
+
+/* Expiries beyond LM_CMSIS_TIMER_QUEUE that find the service thread kept
+ * from running are dropped and counted; the others run once it runs. */
+static void body_timer_dropped(void)
+{
+    osTimerId_t t = osTimerNew(count_cb, osTimerPeriodic, NULL, NULL);
+    LMT_EQ(osTimerStart(t, 1), osOK);
+    LMT_EQ(osKernelLock(), 0);
+    /* 11 ticks: the expiries of the first 10 are handled during the work,
+     * 8 queued and 2 dropped; the last tick's is handled at the unlock,
+     * after the service thread has made room. */
+    lm_hosted_work(LM_CMSIS_TIMER_QUEUE + 3u);
+    LMT_EQ(expiries, 0u);
+    LMT_EQ(lm_cmsis_timer_dropped(), 2u);
+    LMT_EQ(osKernelUnlock(), 1);
+    LMT_EQ(osTimerStop(t), osOK);
+    LMT_EQ(expiries, LM_CMSIS_TIMER_QUEUE + 1u);
+    LMT_EQ(lm_cmsis_timer_dropped(), 2u);
+    LMT_EQ(osTimerDelete(t), osOK);
+}
+LMT_CASE(timer_expiries_dropped) { run_case(body_timer_dropped); }
+#define HOSTED_CASE(c) LMT_RUN(c),
+#else
+#define HOSTED_CASE(c)
+#endif
+
 /* ---- event flags ---- */
 
 static osEventFlagsId_t ef;
@@ -918,7 +951,8 @@ LMT_MAIN(LMT_RUN(kernel_info_lock_isr), LMT_RUN(kernel_suspend_resume),
          LMT_RUN(native_thread_not_cmsis), LMT_RUN(thread_exit_locked),
          LMT_RUN(thread_joiner_terminated),
          LMT_RUN(thread_flags), LMT_RUN(generic_wait_exact_ticks),
-         LMT_RUN(timers_in_service_thread), LMT_RUN(event_flags),
+         LMT_RUN(timers_in_service_thread), HOSTED_CASE(timer_expiries_dropped)
+         LMT_RUN(event_flags),
          LMT_RUN(mutex_inherit_recursive_robust), LMT_RUN(semaphore_order_isr),
          LMT_RUN(memory_pool), LMT_RUN(message_queue_priority),
          LMT_RUN(bad_ids_and_attributes), LMT_RUN(isr_rules), LMT_RUN(kernel_started_natively))
