@@ -122,6 +122,9 @@ if(TARGET limen_board)
   set_target_properties(limen_board_syscalls PROPERTIES EXPORT_NAME board_syscalls)
 endif()
 
+# ---- the CMSIS-RTOS2 layer (compat/cmsis-rtos2) ----
+set_target_properties(limen_cmsis_rtos2 PROPERTIES EXPORT_NAME cmsis_rtos2)
+
 # A parent project calling limen_board_image() (board.cmake) needs what that
 # function reads from the directory scope.
 if(NOT PROJECT_IS_TOP_LEVEL)
@@ -135,7 +138,7 @@ if(NOT LIMEN_INSTALL)
 endif()
 
 # ---- install ----
-set(_lm_targets limen)
+set(_lm_targets limen limen_cmsis_rtos2)
 if(TARGET limen_board)
   list(APPEND _lm_targets limen_board limen_board_syscalls)
 endif()
@@ -144,6 +147,8 @@ install(TARGETS ${_lm_targets} EXPORT limenTargets
   OBJECTS DESTINATION ${CMAKE_INSTALL_LIBDIR}/limen)
 install(DIRECTORY ${LIMEN_ROOT}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${LIMEN_PORT_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY ${LIMEN_ROOT}/compat/cmsis-rtos2/include/
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/cmsis-rtos2)
 if(_lm_cfg_file)
   install(FILES ${_lm_cfg_file} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/limen_config)
   file(SHA256 ${_lm_cfg_file} _lm_cfg_sha256)

@@ -12,6 +12,9 @@
     ./limen bench [report]   every benchmark: build/bench/report.md, results.json, plots
     ./limen bench study      seed 004's ready-queue study on Cortex-M4 [--json]
     ./limen bench crosscheck measures 1-6 against the reference harness on this tree
+    ./limen cmsis-validate --suite PATH
+                             Arm's CMSIS-RTOS2 validation suite (a copy outside
+                             this tree) on the CMSIS-RTOS2 layer under QEMU
     ./limen setup            install what is missing (Debian, as root)
     ./limen --version        Limen's version (include/limen/version.h)
 
@@ -352,6 +355,45 @@ def external_app(board=None):
     return failed
 
 
+CMSIS_APP = os.path.join(ROOT, "examples", "cmsis-rtos2-app")
+# What examples/cmsis-rtos2-app prints after its first line.
+CMSIS_APP_OUTPUT = (
+    [f"consumer: reading {n} = {n * 10} (priority {1 if n == 4 else 0})" for n in (4, 1, 2, 3, 5)]
+    + ["cmsis-rtos2-app: timer ran 5 times in 10 ticks", "cmsis-rtos2-app: done"])
+
+
+def cmsis_app_package(board=None):
+    """examples/cmsis-rtos2-app, an application written against CMSIS-RTOS2
+    only, built through find_package(limen) from the install external_app()
+    made (limen::cmsis_rtos2) and run. Returns True if it printed what it
+    must."""
+    tag = board or "host"
+    root = os.path.join(build_root(), "external-app")
+    prefix = os.path.join(root, f"prefix-{tag}")
+    if board is None:
+        common = ["-DCMAKE_BUILD_TYPE=Debug"]
+    else:
+        common = ["-DCMAKE_BUILD_TYPE=Release",
+                  f"-DCMAKE_TOOLCHAIN_FILE={os.path.join(ROOT, 'cmake', 'arm-none-eabi.cmake')}"]
+    bdir = os.path.join(root, f"cmsis-app-{tag}")
+    if not cmake_build(CMSIS_APP, bdir, common + [f"-DCMAKE_PREFIX_PATH={prefix}"]):
+        log(f"cmsis-rtos2-app (find_package, {tag}): build failed")
+        return False
+    if board is None:
+        p = subprocess.run([os.path.join(bdir, "cmsis_rtos2_app")], cwd=ROOT, capture_output=True,
+                           text=True, timeout=120)
+        rc, out = p.returncode, p.stdout
+    else:
+        rc, out = qemu_run(board, os.path.join(bdir, "cmsis_rtos2_app.elf"), timeout=120)
+    lines = [l.rstrip("\r") for l in out.splitlines()][1:]
+    if rc != 0 or lines != CMSIS_APP_OUTPUT:
+        sys.stderr.write(out)
+        log(f"cmsis-rtos2-app (find_package, {tag}): FAILED (exit status {rc})")
+        return False
+    log(f"cmsis-rtos2-app (find_package, {tag}): output as expected")
+    return True
+
+
 def version_refused(prefix, bdir, common):
     """An application asking the installed package for version 9.0 must be
     refused at configure time, by the package's version file."""
@@ -432,6 +474,8 @@ def cmd_test(args):
     elif not errors_doc_current(bdir):
         failed.append("docs/errors.md bad-input tables")
     failed += [f"external-app {w} (host)" for w in external_app()]
+    if not cmsis_app_package():
+        failed.append("cmsis-rtos2-app find_package (host)")
     if cmd_lint(args) != 0:
         failed.append("lint (cppcheck, clang-tidy)")
     if cmd_coverage(args) != 0:
@@ -451,6 +495,8 @@ def cmd_test(args):
             failed.append(board)
         if board == "mps2-an386":
             failed += [f"external-app {w} ({board})" for w in external_app(board)]
+            if not cmsis_app_package(board):
+                failed.append(f"cmsis-rtos2-app find_package ({board})")
             if demo_figures() != 0:
                 failed.append("demo figures (./limen demo --check: README, CAVEATS, "
                               "docs/measuring.md)")
@@ -667,7 +713,8 @@ def run_quiet_tidy(cmd):
 
 
 def cmd_lint(args):
-    """cppcheck and clang-tidy on kernel/ and include/; any finding fails."""
+    """cppcheck and clang-tidy on kernel/, include/ and the CMSIS-RTOS2 layer
+    (compat/cmsis-rtos2); any finding fails."""
     if setup({**HOST_TOOLS, "cppcheck": "cppcheck", "clang-tidy": "clang-tidy"}) != 0:
         return 1
     versions([["cppcheck", "--version"], ["clang-tidy", "--version"]])
@@ -682,6 +729,24 @@ def cmd_lint(args):
     for port_inc, defs in LINT_CONFIGS:
         if run_quiet_tidy(["clang-tidy", "--quiet", *kernel, "--", "-std=c11", "-Iinclude",
                            f"-I{port_inc}", "-Ikernel/include", *defs]) != 0:
+            rc = 1
+    # The CMSIS-RTOS2 layer, with each port's system timer on its own port
+    # (it needs 56 priorities or more to map each CMSIS level to one).
+    layer = os.path.join("compat", "cmsis-rtos2")
+    layer_inc = ["-I" + os.path.join(layer, "include"), "-I" + os.path.join(layer, "src")]
+    if run(["cppcheck", "--enable=warning,style,performance,portability", "--std=c11",
+            "--inline-suppr", "--error-exitcode=1", "--force", "-q", "-Iinclude",
+            "-Iports/hosted/include", *layer_inc, "-ULM_CONFIG_HEADER",
+            "-ULM_CFG_PRIORITIES", layer]) != 0:
+        rc = 1
+    for port_inc, defs in LINT_CONFIGS[:2] + [("ports/hosted/include", ["-DLM_CFG_PRIORITIES=64"])]:
+        port = "armv7m" if "armv7m" in port_inc else "hosted"
+        src = sorted(os.path.join(layer, "src", f)
+                     for f in os.listdir(os.path.join(ROOT, layer, "src"))
+                     if f.endswith(".c") and (not f.startswith("systimer_")
+                                              or f == f"systimer_{port}.c"))
+        if run_quiet_tidy(["clang-tidy", "--quiet", *src, "--", "-std=c11", "-Iinclude",
+                           f"-I{port_inc}", *layer_inc, *defs]) != 0:
             rc = 1
     log("lint: clean" if rc == 0 else "lint: findings above")
     return rc
@@ -867,6 +932,75 @@ def cmd_setup(args):
     return setup()
 
 
+# The suite's test groups, in its order: a case belongs to the group whose
+# file defines it (docs/cmsis-rtos2.md quotes the table).
+RV2_GROUPS = [("Kernel", "RV2_Kernel.c"), ("Thread", "RV2_Thread.c"),
+              ("ThreadFlags", "RV2_ThreadFlags.c"), ("GenericWait", "RV2_GenWait.c"),
+              ("Timer", "RV2_Timer.c"), ("EventFlags", "RV2_EventFlags.c"),
+              ("Mutex", "RV2_Mutex.c"), ("Semaphore", "RV2_Semaphore.c"),
+              ("MemoryPool", "RV2_MemoryPool.c"), ("MessageQueue", "RV2_MessageQueue.c")]
+
+
+def cmd_cmsis_validate(args):
+    """Arm's CMSIS-RTOS2 validation suite, from a copy outside this tree,
+    built unchanged against the layer (compat/cmsis-rtos2/validation: the
+    platform and the generated RV2_Config.h) and run on a QEMU board.
+    Prints the result of every case and a table per group. Not part of
+    ./limen test: the suite is not in the tree."""
+    suite = os.path.abspath(args.suite)
+    core = os.path.abspath(args.core or os.path.join(os.path.dirname(suite), "CMSIS_6", "CMSIS",
+                                                     "Core", "Include"))
+    if not os.path.isfile(os.path.join(suite, "Source", "cmsis_rv2.c")):
+        log(f"{suite}: not a copy of CMSIS-RTOS2_Validation (no Source/cmsis_rv2.c)")
+        return 1
+    if not os.path.isfile(os.path.join(core, "core_cm4.h")):
+        log(f"{core}: no CMSIS-Core headers (core_cm4.h); give --core PATH")
+        return 1
+    if setup({**HOST_TOOLS, **ARM_TOOLS}, ARM_PACKAGES) != 0:
+        return 1
+    vdir = os.path.join(ROOT, "compat", "cmsis-rtos2", "validation")
+    tag = args.board + ("-tickless" if args.tickless else "")
+    bdir = os.path.join(build_root(), f"cmsis-validate-{tag}")
+    opts = [f"-DLIMEN_CONFIG_HEADER={os.path.join(vdir, 'lm_validation_config.h')}",
+            "-DLIMEN_BUILD_TESTS=OFF", "-DLIMEN_BUILD_EXAMPLES=OFF",
+            f"-DLIMEN_CMSIS_VALIDATION_SUITE={suite}", f"-DLIMEN_CMSIS_CORE_INCLUDE={core}",
+            f"-DLIMEN_CMSIS_VALIDATION_TICKLESS={'ON' if args.tickless else 'OFF'}"]
+    if run(["cmake", "--preset", args.board, "-B", bdir, *opts]) != 0 or \
+            run(["cmake", "--build", bdir, *build_jobs(), "--target",
+                 "cmsis_rv2_validation"]) != 0:
+        return 1
+    versions([["arm-none-eabi-gcc", "--version"], ["qemu-system-arm", "--version"]])
+    elf = os.path.join(bdir, "compat", "cmsis-rtos2", "validation", "cmsis_rv2_validation.elf")
+    rc, out = qemu_run(args.board, elf, timeout=600)
+    out = out.replace("\r", "")
+    print(out)
+    group_of = {}
+    for group, fname in RV2_GROUPS:
+        path = os.path.join(suite, "Source", fname)
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8", errors="replace") as f:
+                for name in re.findall(r"^void (TC_\w+) *\(void\)", f.read(), re.M):
+                    group_of[name] = group
+    results = {}
+    for m in re.finditer(r"^TEST +\d+: (TC_\w+) +(.*?)(?=^TEST |^Test Summary|\Z)", out,
+                         re.M | re.S):
+        results[m.group(1)] = "FAILED" if "FAILED" in m.group(2) else \
+            ("PASSED" if "PASSED" in m.group(2) else "NOT EXECUTED")
+    print("group         passed failed")
+    total = [0, 0]
+    for group, _ in RV2_GROUPS:
+        cases = [r for n, r in results.items() if group_of.get(n) == group]
+        p, f = cases.count("PASSED"), len(cases) - cases.count("PASSED")
+        total[0] += p
+        total[1] += f
+        print(f"{group:<13} {p:>6} {f:>6}")
+    print(f"{'total':<13} {total[0]:>6} {total[1]:>6}")
+    if rc != 0 or "limen: end of validation" not in out:
+        log(f"the validation image did not finish (QEMU exit status {rc})")
+        return 1
+    return 0 if total[1] == 0 and total[0] > 0 else 1
+
+
 def main():
     p = argparse.ArgumentParser(prog="limen", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -949,6 +1083,13 @@ def main():
                     help="crosscheck: the reference harness (default $LIMEN_BENCH_REFERENCE, "
                          "else ../shared/bench-reference)")
     be.set_defaults(fn=cmd_bench)
+    cm = sub.add_parser("cmsis-validate",
+                        help="Arm's CMSIS-RTOS2 validation suite on the layer (docs/cmsis-rtos2.md)")
+    cm.add_argument("--suite", required=True, help="a copy of ARM-software/CMSIS-RTOS2_Validation")
+    cm.add_argument("--core", help="CMSIS-Core's Include folder (default: CMSIS_6 beside the suite)")
+    cm.add_argument("--board", default="mps2-an386", choices=sorted(BOARDS))
+    cm.add_argument("--tickless", action="store_true", help="the kernel with LM_CFG_TICKLESS=1")
+    cm.set_defaults(fn=cmd_cmsis_validate)
     s = sub.add_parser("setup", help="install missing build tools")
     s.set_defaults(fn=cmd_setup)
     args = p.parse_args()

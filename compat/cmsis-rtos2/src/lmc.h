@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* What the CMSIS-RTOS2 layer's files share. */
+#ifndef LMC_H
+#define LMC_H
+
+#include "cmsis_os2.h"
+#include "lm_cmsis.h"
+#include "limen/port.h"
+
+/* Magic words of the layer's control blocks: an id is checked against its
+ * kind before anything reads it. */
+#define LMC_MAGIC_THREAD 0x43325468u /* "C2Th" */
+#define LMC_MAGIC_TIMER 0x43325469u
+#define LMC_MAGIC_EFLAGS 0x4332466Cu
+#define LMC_MAGIC_MUTEX 0x43324D75u
+#define LMC_MAGIC_SEM 0x43325365u
+#define LMC_MAGIC_MPOOL 0x4332506Fu
+#define LMC_MAGIC_MQUEUE 0x43325175u
+
+#define LMC_POOLED_CB 0x1u
+#define LMC_POOLED_STACK 0x2u
+
+static inline bool lmc_isr(void)
+{
+    return lm_port_in_isr();
+}
+
+/* An id is a live object of the kind `magic`: not NULL, aligned, magic. */
+static inline bool lmc_valid(const void *id, uint32_t magic)
+{
+    return id != NULL && ((uintptr_t)id % sizeof(uint32_t)) == 0u &&
+           *(const uint32_t *)id == magic;
+}
+
+/* A kernel status as the API names it. */
+osStatus_t lmc_status(lm_status_t s);
+/* The same, with the common case (LM_OK) decided inline. */
+static inline osStatus_t lmc_st(lm_status_t s)
+{
+    return s == LM_OK ? osOK : lmc_status(s);
+}
+
+/* Fixed pools: the first free slot of `used[0..n)`, marked used; -1 if none. */
+int lmc_slot_take(uint8_t *used, unsigned n);
+void lmc_slot_give(uint8_t *used, unsigned i);
+
+/* Caller memory or a pool slot for a control block. */
+void *lmc_cb_take(void *cb_mem, uint32_t cb_size, size_t need, void *pool, uint8_t *used,
+                  unsigned n, uint8_t *pooled);
+void lmc_cb_give(void *cb, size_t size, void *pool, uint8_t *used);
+
+/* Priority mapping (lm_cmsis.h). */
+unsigned lmc_prio_to_lm(unsigned p);
+unsigned lmc_prio_from_lm(unsigned lm);
+
+/* True if t is one of the layer's threads (a CMSIS thread id). */
+bool lmc_is_thread(const lm_thread_t *t);
+
+/* The calling CMSIS thread, or NULL (an interrupt, the idle thread). */
+lm_cmsis_thread_t *lmc_self(void);
+
+/* The kernel layer's state (kernel.c). */
+extern volatile osKernelState_t lmc_kernel_state;
+void lmc_threads_reset(void);
+void lmc_timers_reset(void);
+void lmc_objects_reset(void);
+osStatus_t lmc_timer_service_start(void);
+
+#endif /* LMC_H */

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Semaphores: the kernel's counting semaphores. */
+#include <string.h>
+#include "lmc.h"
+
+static lm_cmsis_semaphore_t sem_pool[LM_CMSIS_SEMAPHORE_COUNT];
+static uint8_t sem_used[LM_CMSIS_SEMAPHORE_COUNT];
+
+void lmc_semaphores_reset(void);
+void lmc_semaphores_reset(void)
+{
+    memset(sem_used, 0, sizeof sem_used);
+    /* Objects of an earlier run (the hosted port restarts the kernel)
+     * are forgotten, not deleted: the kernel they lived in is gone. */
+    memset(sem_pool, 0, sizeof sem_pool);
+}
+
+static lm_cmsis_semaphore_t *lmc_sem(osSemaphoreId_t id)
+{
+    return lmc_valid(id, LMC_MAGIC_SEM) ? (lm_cmsis_semaphore_t *)id : NULL;
+}
+
+osSemaphoreId_t osSemaphoreNew(uint32_t max_count, uint32_t initial_count,
+                               const osSemaphoreAttr_t *attr)
+{
+    if (lmc_isr() || lmc_kernel_state == osKernelInactive || max_count == 0u ||
+        initial_count > max_count) {
+        return NULL;
+    }
+    uint8_t pooled;
+    lm_cmsis_semaphore_t *cs =
+        lmc_cb_take(attr != NULL ? attr->cb_mem : NULL, attr != NULL ? attr->cb_size : 0u,
+                    sizeof *cs, sem_pool, sem_used, LM_CMSIS_SEMAPHORE_COUNT, &pooled);
+    if (cs == NULL) {
+        return NULL;
+    }
+    cs->pooled = pooled;
+    cs->name = attr != NULL ? attr->name : NULL;
+    (void)lm_sem_create(&cs->sem, initial_count, max_count);
+    cs->magic = LMC_MAGIC_SEM;
+    return cs;
+}
+
+const char *osSemaphoreGetName(osSemaphoreId_t semaphore_id)
+{
+    lm_cmsis_semaphore_t *cs = lmc_sem(semaphore_id);
+    return cs != NULL ? cs->name : NULL;
+}
+
+osStatus_t osSemaphoreAcquire(osSemaphoreId_t semaphore_id, uint32_t timeout)
+{
+    lm_cmsis_semaphore_t *cs = lmc_sem(semaphore_id);
+    if (cs == NULL || (timeout != 0u && lmc_isr())) {
+        return osErrorParameter;
+    }
+    return lmc_st(lm_sem_take(&cs->sem, timeout));
+}
+
+osStatus_t osSemaphoreRelease(osSemaphoreId_t semaphore_id)
+{
+    lm_cmsis_semaphore_t *cs = lmc_sem(semaphore_id);
+    if (cs == NULL) {
+        return osErrorParameter;
+    }
+    return lmc_st(lm_sem_give(&cs->sem));
+}
+
+uint32_t osSemaphoreGetCount(osSemaphoreId_t semaphore_id)
+{
+    lm_cmsis_semaphore_t *cs = lmc_sem(semaphore_id);
+    uint32_t count = 0;
+    if (cs == NULL) {
+        return 0u;
+    }
+    (void)lm_sem_count(&cs->sem, &count);
+    return count;
+}
+
+osStatus_t osSemaphoreDelete(osSemaphoreId_t semaphore_id)
+{
+    if (lmc_isr()) {
+        return osErrorISR;
+    }
+    lm_cmsis_semaphore_t *cs = lmc_sem(semaphore_id);
+    if (cs == NULL) {
+        return osErrorParameter;
+    }
+    cs->magic = 0u;
+    (void)lm_sem_delete(&cs->sem);
+    if (cs->pooled != 0u) {
+        lmc_cb_give(cs, sizeof *cs, sem_pool, sem_used);
+    }
+    return osOK;
+}
