@@ -54,6 +54,7 @@ void lmk_sched_stop_current_locked(uint8_t new_state)
  * an unchanged one would send a ready thread to the tail of its ring. */
 void lmk_thread_move_prio_locked(lm_thread_t *t, unsigned prio)
 {
+    lmk_trace_prio(t, prio, NULL, prio < t->prio);
     switch (t->state) {
     case LM_THREAD_READY:
         lmk_ready_remove_locked(t);
@@ -156,6 +157,7 @@ lm_thread_t *lmk_switch_select(void)
 #if LM_CFG_MUTEX
         lmk.walker = NULL; /* a walk cur was making starts again (mutex.c) */
 #endif
+        lmk_trace_switch(cur, next, yielded);
         lmk.current = next;
     }
     lm_port_irq_unlock(s);

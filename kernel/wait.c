@@ -16,6 +16,7 @@
 void lmk_block_current_locked(uint8_t kind, void *obj, lm_tick_t timeout)
 {
     lm_thread_t *cur = lmk.current;
+    lmk_trace_block(cur, kind, obj);
     cur->wait_kind = kind;
     cur->wait_obj = obj;
     cur->wait_status = LM_OK;
@@ -42,6 +43,7 @@ void lmk_wait_finish_locked(lm_thread_t *t, lm_status_t status)
     if (lmk_timeout_armed(&t->timeout)) { /* most waits end before their timeout */
         lmk_timeout_cancel_locked(&t->timeout);
     }
+    lmk_trace_ready(t, status);
     t->wait_status = status;
     t->wait_kind = LMK_WAIT_NONE;
     if (t->suspended != 0u) {
