@@ -50,6 +50,7 @@ lm_status_t lm_trace_start(void *buf, size_t bytes, unsigned names, lm_trace_mod
     LMK_CHECK(names <= 0xFFFFu && bytes >= fixed + 4u * sizeof(struct lmk_trace_record),
               LM_ERR_PARAM);
     size_t slots = (bytes - fixed) / sizeof(struct lmk_trace_record);
+    LMK_CHECK(slots <= UINT32_MAX, LM_ERR_PARAM); /* the header counts slots in 32 bits */
     uint32_t hz = lm_port_timestamp_start();
     lm_irqstate_t s = lm_port_irq_lock();
     lm_trace_header_t *h = (lm_trace_header_t *)buf;
@@ -62,7 +63,7 @@ lm_status_t lm_trace_start(void *buf, size_t bytes, unsigned names, lm_trace_mod
     h->record_bytes = (uint16_t)sizeof(struct lmk_trace_record);
     h->entry_bytes = (uint16_t)sizeof(struct lmk_trace_entry);
     h->names_max = names;
-    h->records_max = slots > UINT32_MAX ? UINT32_MAX : (uint32_t)slots;
+    h->records_max = (uint32_t)slots;
     h->mode = (uint8_t)mode;
     h->address_bytes = (uint8_t)sizeof(void *);
     h->idle = lmk_trace_addr(&lmk_idle_thread);

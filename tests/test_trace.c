@@ -155,6 +155,9 @@ LMT_CASE(trace_bad_arguments)
     /* The header, 4 entries and 4 records is the least. */
     LMT_ST(lm_trace_start(buf, 52u + 4u * ENTRY + 4u * REC - 1u, 4, LM_TRACE_OVERWRITE),
            LM_ERR_PARAM);
+    if (sizeof(size_t) > 4u) { /* more slots than the header can count */
+        LMT_ST(lm_trace_start(buf, SIZE_MAX, 4, LM_TRACE_OVERWRITE), LM_ERR_PARAM);
+    }
     LMT_CHECK(lm_trace_buffer(NULL) == NULL);
     LMT_ST(lm_trace_start(buf, 52u + 4u * ENTRY + 4u * REC, 4, LM_TRACE_OVERWRITE), LM_OK);
     LMT_EQ(hdr()->records_max, 4);
@@ -260,9 +263,13 @@ LMT_CASE(trace_registry)
     LMT_CHECK(strcmp(name_of(5, LM_TRACE_KIND_IRQ), "a name longer than n") == 0 ||
               strcmp(name_of(5, LM_TRACE_KIND_IRQ), "a name longer than ") == 0);
     LMT_EQ(strlen(name_of(5, LM_TRACE_KIND_IRQ)), 19);
-    LMT_ST(lm_trace_name_event(5, "ev5"), LM_OK); /* same number, other kind */
+    /* A size beyond 32 bits is kept as the largest 32-bit one. */
+    LMT_ST(lm_trace_name(LM_TRACE_KIND_OBJECT, (void *)(uintptr_t)5u, SIZE_MAX, "big"), LM_OK);
+    uint32_t big;
+    memcpy(&big, buf + sizeof(lm_trace_header_t) + 2u * ENTRY + 4u, 4);
+    LMT_EQ(big, sizeof(size_t) > 4u ? UINT32_MAX : (uint32_t)SIZE_MAX);
     LMT_EQ(hdr()->names, 3);
-    LMT_ST(lm_trace_name_event(6, "ev6"), LM_ERR_OVERFLOW);
+    LMT_ST(lm_trace_name_event(5, "ev5"), LM_ERR_OVERFLOW); /* same number, other kind */
     LMT_EQ(hdr()->names, 3);
     LMT_EQ(hdr()->dropped, 1);
     log_records(T(LM_TRACE_THREAD_CREATE));

@@ -703,7 +703,18 @@ def cmd_coverage(args):
               os.path.join(bdir, "CMakeFiles", "limen.dir")], stdout=None)
     if rc != 0:
         log("coverage: kernel/ is below 100 % of lines or branches (docs/coverage.md)")
-    return rc
+    # The event recorder is compiled only with LM_CFG_TRACE: its code
+    # counts in the kernel built that way (tests/variants.cmake).
+    trace_objs = os.path.join(bdir, "tests", "CMakeFiles", "limen_trace.dir")
+    rc_trace = run(["gcovr", "-r", ".", "--filter", "kernel/trace.c", "--filter",
+                    "kernel/include/lmk_trace.h", "--object-directory", trace_objs,
+                    "--print-summary", "--exclude-unreachable-branches",
+                    "--exclude-throw-branches", "--fail-under-line", "100",
+                    "--fail-under-branch", "100", trace_objs], stdout=None)
+    if rc_trace != 0:
+        log("coverage: kernel/trace.c is below 100 % of lines or branches "
+            "(LM_CFG_TRACE kernel, docs/coverage.md)")
+    return rc or rc_trace
 
 
 def check_coverage_markers():
