@@ -7,6 +7,9 @@
     ./limen test             every test, under AddressSanitizer and UBSan; the
                              QEMU boards; examples/external-app; the STM32 image check
     ./limen bench quick      measures 1-6 against the reference kernels [--json]
+    ./limen trace record     record the experiment's three cases (QEMU or --host)
+    ./limen trace summary F  TraceX-style statistics of a trace [--cycles EVENT] [--json]
+    ./limen trace html F     a self-contained HTML timeline; export F: Chrome JSON
     ./limen setup            install what is missing (Debian, as root)
     ./limen --version        Limen's version (include/limen/version.h)
 
@@ -89,14 +92,15 @@ def build(preset, targets=()):
     return run(cmd)
 
 
-def qemu_run(board, elf, timeout=300):
-    """Run an image under QEMU; returns (exit code, console output)."""
+def qemu_run(board, elf, timeout=300, cwd=ROOT):
+    """Run an image under QEMU (in cwd: where semihosting writes files);
+    returns (exit code, console output)."""
     cmd = ["qemu-system-arm", "-M", BOARDS[board], "-nographic", "-monitor", "none",
            "-semihosting-config", "enable=on,target=native", "-icount", QEMU_ICOUNT,
            "-kernel", elf]
     log(" ".join(cmd))
     try:
-        p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+        p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired as e:
         out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
         return 124, out
@@ -147,7 +151,72 @@ def cmd_demo(args):
     print("(instructions executed, not cycles of a real core: docs/measuring.md)\n")
     print("\n".join(table))
     print(EXPLANATION)
+    return demo_traces(board)
+
+
+def demo_traces(board):
+    """The demo's second part: the three cases recorded with the event
+    recorder (examples/producer_consumer/main_trace.c), the statistics of
+    one cycle of each from its trace, and an HTML timeline of each."""
+    outdir = os.path.join(build_root(), board, "traces")
+    files = trace_record(board, outdir)
+    if files is None:
+        return 1
+    from limentrace import analysis, decode, html
+    print("Per cycle, from the event trace (records between two marks of D's loop, "
+          "docs/trace.md):\n")
+    print(f"{'case':<10} {'switches':>9} {'preemptions':>12} {'relinquishes':>13} "
+          f"{'resumptions':>12} {'suspensions':>12} {'queue ops':>10} {'records':>8}")
+    for case in DEMO_CASES:
+        tr = decode.load(files[case])
+        cyc = analysis.cycles(tr, "cycle")
+        c = cyc[-1].counters  # the last whole cycle; every cycle counts the same
+        print(f"{case:<10} {c['context_switches']:>9} {c['preemptions']:>12} "
+              f"{c['relinquishes']:>13} {c['resumptions']:>12} {c['suspensions']:>12} "
+              f"{c['object_operations']:>10} {cyc[-1].end - cyc[-1].first:>8}")
+    print("\nTimelines (open in a browser; wheel zooms, drag pans, shift-drag selects):")
+    for case in DEMO_CASES:
+        out = os.path.splitext(files[case])[0] + ".html"
+        with open(out, "w", encoding="utf-8") as f:
+            f.write(html.render(decode.load(files[case]), title=f"Limen producer-consumer: {case}"))
+        print(f"  {case:<10} {out}")
     return 0
+
+
+def trace_record(board, outdir):
+    """Build and run producer_consumer_trace (board under QEMU, or "host"),
+    its traces saved into outdir: {case: path}, or None."""
+    os.makedirs(outdir, exist_ok=True)
+    if board == "host":
+        bdir = build_preset_in("host-release", ["producer_consumer_trace"])
+        if bdir is None:
+            return None
+        exe = os.path.join(bdir, "examples", "producer_consumer", "producer_consumer_trace")
+        p = subprocess.run([exe, outdir], capture_output=True, text=True)
+        rc, out = p.returncode, p.stdout
+    else:
+        bdir = build_preset_in(board, ["producer_consumer_trace"])
+        if bdir is None:
+            return None
+        elf = os.path.join(bdir, "examples", "producer_consumer", "producer_consumer_trace.elf")
+        # Semihosting writes the files into QEMU's working directory.
+        rc, out = qemu_run(board, elf, cwd=outdir)
+    if rc != 0:
+        sys.stderr.write(out)
+        log(f"producer_consumer_trace exited with {rc}")
+        return None
+    return {c: os.path.join(outdir, f"pc-{c}.lmtrace") for c in DEMO_CASES}
+
+
+def cmd_trace(args):
+    if args.trace_cmd == "record":
+        files = trace_record("host" if args.host else args.board,
+                             os.path.abspath(args.output))
+        if files is None:
+            return 1
+        print("\n".join(files[c] for c in DEMO_CASES))
+        return 0
+    return args.trace_fn(args)
 
 
 DEMO_CASES = ("equal", "unique", "threshold")
@@ -903,6 +972,17 @@ def main():
     be.add_argument("--exact", action="store_true",
                     help="measures 1 and 2 exact: 40 runs each, every start phase")
     be.set_defaults(fn=cmd_bench)
+    tr = sub.add_parser("trace", help="record and analyse event traces (docs/trace.md)")
+    trs = tr.add_subparsers(dest="trace_cmd", required=True)
+    rec = trs.add_parser("record", help="record the experiment's three cases")
+    rec.add_argument("--board", default="mps2-an386", choices=sorted(BOARDS))
+    rec.add_argument("--host", action="store_true", help="on the hosted port instead")
+    rec.add_argument("-o", "--output", default=os.path.join(build_root(), "traces"),
+                     help="directory for pc-<case>.lmtrace (default build/traces)")
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from limentrace import cli as trace_cli
+    trace_cli.add_parsers(trs)
+    tr.set_defaults(fn=cmd_trace)
     s = sub.add_parser("setup", help="install missing build tools")
     s.set_defaults(fn=cmd_setup)
     args = p.parse_args()
