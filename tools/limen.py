@@ -522,6 +522,8 @@ def cmd_test(args):
             # (no threshold on any figure).
             if cmd_bench(argparse.Namespace(what="quick", json=False, exact=False)) != 0:
                 failed.append("bench quick")
+    if "mps2-an386" in boards and trace_tests() != 0:
+        failed.append("trace tools (pytest tools/tests)")
     for board in checked:
         image = CHECKED_BOARDS[board]
         # Builds the image, then tools/check_image.py on it (not run).
@@ -533,6 +535,44 @@ def cmd_test(args):
     log("all tests passed: host, external-app" + "".join(", " + b for b in boards) +
         "".join(f", {b} (built and checked, not run)" for b in checked))
     return 0
+
+
+# What the trace tools' tests need in their virtual environment.
+TRACE_TEST_PACKAGES = ["pytest", "playwright", "rich", "pyelftools"]
+
+
+def trace_venv():
+    """The virtual environment the trace tools' tests run in,
+    $LIMEN_BUILD_ROOT/venv (made, and its packages installed from the
+    package index, when missing): its python, or None."""
+    if subprocess.run([sys.executable, "-c", "import ensurepip"],
+                      capture_output=True).returncode != 0 and \
+            setup({"(venv support: no command)": "python3-venv"}) != 0:
+        return None
+    venv = os.path.join(build_root(), "venv")
+    py = os.path.join(venv, "bin", "python")
+    if not os.path.exists(py) and run([sys.executable, "-m", "venv", venv]) != 0:
+        return None
+    if subprocess.run([py, "-c", "import pytest, playwright, rich, elftools"],
+                      capture_output=True).returncode != 0 and \
+            run([py, "-m", "pip", "install", "-q", *TRACE_TEST_PACKAGES]) != 0:
+        return None
+    return py
+
+
+def trace_tests():
+    """pytest tools/tests: the decoder, statistics, export and the HTML
+    timeline (in headless Chromium) on traces recorded now, on the hosted
+    port and on QEMU mps2-an386 (docs/trace.md)."""
+    if setup({"chromium": "chromium"}) != 0:
+        return 1
+    py = trace_venv()
+    if py is None:
+        log("cannot make the trace tools' virtual environment (python3 -m venv, pip)")
+        return 1
+    env = dict(os.environ, LIMEN_BUILD_ROOT=build_root())
+    return run([py, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                os.path.join(ROOT, "tools", "tests")], stdout=None, env=env)
 
 
 def doc_figures(rules, write=False):

@@ -128,3 +128,16 @@ def add_parsers(sub):
     h.add_argument("-o", "--output")
     h.add_argument("--title")
     h.set_defaults(trace_fn=cmd_html)
+
+
+def main(argv=None):
+    """`limen-trace` (the installed script): the same as `./limen trace`."""
+    import argparse
+    p = argparse.ArgumentParser(prog="limen-trace", description=__doc__)
+    add_parsers(p.add_subparsers(dest="command", required=True))
+    args = p.parse_args(argv)
+    return args.trace_fn(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
