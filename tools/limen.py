@@ -163,7 +163,7 @@ def demo_traces(board):
     if files is None:
         return 1
     from limentrace import analysis, decode, html
-    print("Per cycle, from the event trace (records between two marks of D's loop, "
+    print("\nPer cycle, from the event trace (records between two marks of D's loop, "
           "docs/trace.md):\n")
     print(f"{'case':<10} {'switches':>9} {'preemptions':>12} {'relinquishes':>13} "
           f"{'resumptions':>12} {'suspensions':>12} {'queue ops':>10} {'records':>8}")
@@ -737,6 +737,7 @@ LINT_CONFIGS = [  # (port include dir, extra definitions): both ports, checks on
     ("ports/armv7m/include", []),
     ("ports/hosted/include", ["-DLM_CFG_ARG_CHECKS=0", "-DLM_CFG_ASSERT=0", "-DLM_CFG_STATS=0"]),
     ("ports/hosted/include", ["-DLM_CFG_PRIORITIES=1024"]),
+    ("ports/armv7m/include", ["-DLM_CFG_TRACE=1"]),  # the event recorder compiled in
 ]
 
 

@@ -35,10 +35,10 @@ OPS = {1: "queue_send", 2: "queue_send_front", 3: "queue_receive", 4: "sem_take"
 KIND_THREAD, KIND_OBJECT, KIND_EVENT, KIND_IRQ = 1, 2, 3, 4
 IRQ_TICK = 0xFFFF
 # Status codes (include/limen/status.h), for the names of results
-STATUS = {0: "OK", -1: "TIMEOUT", -2: "WOULD_BLOCK", -3: "DELETED", -4: "ABORTED",
-          -5: "ABANDONED", -6: "PARAM", -7: "STATE", -8: "ISR", -9: "OBJECT",
-          -10: "PRIORITY", -11: "OVERFLOW", -12: "NOT_OWNER", -13: "DEADLOCK",
-          -14: "LOCKED", -15: "SIZE", -16: "INIT"}
+STATUS = {0: "OK", -1: "TIMEOUT", -2: "DELETED", -3: "WOULD_BLOCK", -4: "ABORTED",
+          -5: "ABANDONED", -6: "OVERFLOW", -7: "DEADLOCK", -10: "PARAM", -11: "OBJECT",
+          -12: "PRIORITY", -13: "ISR", -14: "NOT_OWNER", -15: "STATE", -16: "LOCKED",
+          -17: "SIZE", -18: "INIT"}
 
 
 class TraceError(ValueError):

@@ -126,3 +126,16 @@ def test_summary_json_cli(host_run):
                         "--window", "10:60"], cwd=TOOLS, capture_output=True, text=True,
                        check=True)
     assert "window records 10..60" in p.stdout and "context switches" in p.stdout
+
+
+def test_cost_figures_in_docs(qemu_run):
+    """docs/trace.md states what a record costs; the run measures it."""
+    import re
+    from conftest import ROOT
+    with open(os.path.join(ROOT, "docs", "trace.md"), encoding="utf-8") as f:
+        text = f.read()
+    m = re.search(r"One record costs\s+(\d+) instructions.*?stopped costs (\d+) instructions",
+                  text, re.S)
+    js = qemu_run[1]
+    assert m and (int(m.group(1)), int(m.group(2))) == \
+        (js["record_instructions"], js["stopped_instructions"])

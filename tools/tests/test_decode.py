@@ -88,3 +88,28 @@ def test_timestamps_unwrap():
                     for i, ts in enumerate((0xFFFFFFF0, 0xFFFFFFFF, 0x10)))
     tr = d.parse(hdr + recs + bytes(16))
     assert [r.t - tr.records[0].t for r in tr.records] == [0, 15, 32]
+
+
+def test_tables_match_the_headers():
+    """The decoder's names of statuses, record types, reasons and operations
+    are those of include/limen/status.h and include/limen/trace.h."""
+    import re
+    from conftest import ROOT
+    with open(os.path.join(ROOT, "include", "limen", "status.h")) as f:
+        status = {int(v): n for n, v in re.findall(r"LM_(?:ERR_)?(\w+) = (-?\d+)", f.read())}
+    assert status == d.STATUS
+    with open(os.path.join(ROOT, "include", "limen", "trace.h")) as f:
+        text = f.read()
+
+    def enum(name, prefix=""):
+        block = text.split(f"typedef enum {name} {{", 1)[1].split("}", 1)[0]
+        return {int(v): n for n, v in re.findall(rf"LM_TRACE_{prefix}(\w+) = (\d+)", block)}
+    types = enum("lm_trace_type")
+    assert {v: types[v] for v in d.TYPE_NAMES} == {
+        1: "THREAD_CREATE", 2: "THREAD_START", 3: "THREAD_END", 4: "THREAD_DELETE",
+        5: "THREAD_SUSPEND", 6: "THREAD_RESUME", 7: "READY", 8: "BLOCK", 9: "SWITCH",
+        10: "ISR_ENTER", 11: "ISR_EXIT", 12: "YIELD", 13: "SLICE", 14: "PRIO", 15: "OBJ",
+        16: "USER", 17: "TICK"}
+    assert {v: n.lower() for v, n in enum("lm_trace_op").items()} == d.OPS
+    reasons = enum("lm_trace_reason", "R_")
+    assert sorted(reasons) == sorted(d.REASONS) and reasons[d.R_PREEMPT] == "PREEMPT"
