@@ -35,12 +35,15 @@ _Static_assert(sizeof(struct lmk_trace_record) == LM_TRACE_RECORD_BYTES, "record
 _Static_assert(sizeof(struct lmk_trace_entry) == 32u, "registry entry layout");
 _Static_assert(sizeof(lm_trace_header_t) == 52u, "header layout");
 
-static struct {
+/* Global, not static: a debugger finds the buffer through this symbol
+ * (its first word points at the header; docs/trace.md, `limen trace read`). */
+struct lmk_trace_state {
     lm_trace_header_t *hdr; /* NULL: never started */
     struct lmk_trace_entry *names;
     struct lmk_trace_record *ring;
     const struct lm_thread *sliced; /* its slice expired; it has not run since */
-} tr;
+};
+struct lmk_trace_state lmk_trace;
 
 lm_status_t lm_trace_start(void *buf, size_t bytes, unsigned names, lm_trace_mode_t mode)
 {
@@ -67,10 +70,10 @@ lm_status_t lm_trace_start(void *buf, size_t bytes, unsigned names, lm_trace_mod
     h->mode = (uint8_t)mode;
     h->address_bytes = (uint8_t)sizeof(void *);
     h->idle = lmk_trace_addr(&lmk_idle_thread);
-    tr.hdr = h;
-    tr.names = (struct lmk_trace_entry *)(h + 1);
-    tr.ring = (struct lmk_trace_record *)(tr.names + names);
-    tr.sliced = NULL;
+    lmk_trace.hdr = h;
+    lmk_trace.names = (struct lmk_trace_entry *)(h + 1);
+    lmk_trace.ring = (struct lmk_trace_record *)(lmk_trace.names + names);
+    lmk_trace.sliced = NULL;
     h->active = 1u;
     lm_port_irq_unlock(s);
     return LM_OK;
@@ -78,36 +81,36 @@ lm_status_t lm_trace_start(void *buf, size_t bytes, unsigned names, lm_trace_mod
 
 void lm_trace_stop(void)
 {
-    if (tr.hdr != NULL) {
-        tr.hdr->active = 0u;
+    if (lmk_trace.hdr != NULL) {
+        lmk_trace.hdr->active = 0u;
     }
 }
 
 const void *lm_trace_buffer(size_t *bytes)
 {
     size_t n = 0;
-    if (tr.hdr != NULL) {
-        n = (size_t)((const uint8_t *)(tr.ring + tr.hdr->records_max) -
-                     (const uint8_t *)tr.hdr);
+    if (lmk_trace.hdr != NULL) {
+        n = (size_t)((const uint8_t *)(lmk_trace.ring + lmk_trace.hdr->records_max) -
+                     (const uint8_t *)lmk_trace.hdr);
     }
     if (bytes != NULL) {
         *bytes = n;
     }
-    return tr.hdr;
+    return lmk_trace.hdr;
 }
 
 lm_status_t lm_trace_name(lm_trace_kind_t kind, const void *obj, size_t bytes, const char *name)
 {
     LMK_CHECK(name != NULL, LM_ERR_PARAM);
     LMK_CHECK(kind >= LM_TRACE_KIND_THREAD && kind <= LM_TRACE_KIND_IRQ, LM_ERR_PARAM);
-    if (tr.hdr == NULL) {
+    if (lmk_trace.hdr == NULL) {
         return LMK_FAIL(LM_ERR_STATE);
     }
     uint32_t addr = lmk_trace_addr(obj);
     lm_irqstate_t s = lm_port_irq_lock();
-    lm_trace_header_t *h = tr.hdr;
+    lm_trace_header_t *h = lmk_trace.hdr;
     uint32_t i = 0;
-    while (i < h->names && !(tr.names[i].addr == addr && tr.names[i].kind == (uint8_t)kind)) {
+    while (i < h->names && !(lmk_trace.names[i].addr == addr && lmk_trace.names[i].kind == (uint8_t)kind)) {
         i++;
     }
     lm_status_t st = LM_OK;
@@ -120,7 +123,7 @@ lm_status_t lm_trace_name(lm_trace_kind_t kind, const void *obj, size_t bytes, c
         }
     }
     if (st == LM_OK) {
-        struct lmk_trace_entry *e = &tr.names[i];
+        struct lmk_trace_entry *e = &lmk_trace.names[i];
         e->addr = addr;
         e->bytes = bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)bytes;
         e->kind = (uint8_t)kind;
@@ -138,7 +141,7 @@ lm_status_t lm_trace_name(lm_trace_kind_t kind, const void *obj, size_t bytes, c
 /* Context: any. Lock: any (taken to reserve the slot). Cost: O(1). */
 void lmk_trace_rec(uint8_t type, uint8_t arg, uint16_t h, uint32_t a, uint32_t b)
 {
-    lm_trace_header_t *hd = tr.hdr;
+    lm_trace_header_t *hd = lmk_trace.hdr;
     if (hd == NULL || hd->active == 0u) {
         return;
     }
@@ -154,7 +157,7 @@ void lmk_trace_rec(uint8_t type, uint8_t arg, uint16_t h, uint32_t a, uint32_t b
     uint32_t ts = lm_port_timestamp();
     lm_port_irq_unlock(s);
     if (take) {
-        struct lmk_trace_record *r = &tr.ring[slot];
+        struct lmk_trace_record *r = &lmk_trace.ring[slot];
         r->ts = ts;
         r->type = type;
         r->arg = arg;
@@ -166,7 +169,7 @@ void lmk_trace_rec(uint8_t type, uint8_t arg, uint16_t h, uint32_t a, uint32_t b
 
 void lmk_trace_thread_create(const struct lm_thread *t)
 {
-    if (tr.hdr != NULL && t->name != NULL) {
+    if (lmk_trace.hdr != NULL && t->name != NULL) {
         (void)lm_trace_name(LM_TRACE_KIND_THREAD, t, sizeof *t, t->name);
     }
     lmk_trace_thread(LM_TRACE_THREAD_CREATE, t, t->base_prio);
@@ -174,14 +177,14 @@ void lmk_trace_thread_create(const struct lm_thread *t)
 
 void lmk_trace_slice(const struct lm_thread *t)
 {
-    tr.sliced = t;
+    lmk_trace.sliced = t;
     lmk_trace_thread(LM_TRACE_SLICE, t, 0u);
 }
 
 void lmk_trace_yield(const struct lm_thread *t)
 {
-    if (tr.sliced == t) {
-        tr.sliced = NULL;
+    if (lmk_trace.sliced == t) {
+        lmk_trace.sliced = NULL;
     }
     lmk_trace_thread(LM_TRACE_YIELD, t, 0u);
 }
@@ -197,7 +200,7 @@ void lmk_trace_switch(const struct lm_thread *prev, const struct lm_thread *next
         case LM_THREAD_READY:
             if (!yielded) {
                 reason = LM_TRACE_R_PREEMPT;
-            } else if (tr.sliced == prev) {
+            } else if (lmk_trace.sliced == prev) {
                 reason = LM_TRACE_R_SLICE;
             } else {
                 reason = LM_TRACE_R_RELINQUISH;
@@ -217,8 +220,8 @@ void lmk_trace_switch(const struct lm_thread *prev, const struct lm_thread *next
             break;
         }
     }
-    if (tr.sliced == prev) {
-        tr.sliced = NULL;
+    if (lmk_trace.sliced == prev) {
+        lmk_trace.sliced = NULL;
     }
     lmk_trace_rec(LM_TRACE_SWITCH, reason, prev->prio, lmk_trace_addr(prev),
                   lmk_trace_addr(next));

@@ -9,7 +9,8 @@
     ./limen bench quick      measures 1-6 against the reference kernels [--json]
     ./limen trace record     record the experiment's three cases (QEMU or --host)
     ./limen trace summary F  TraceX-style statistics of a trace [--cycles EVENT] [--json]
-    ./limen trace html F     a self-contained HTML timeline; export F: Chrome JSON
+    ./limen trace html F     a self-contained HTML timeline; export F: Chrome JSON, CTF, .trx
+    ./limen trace live ELF   a running target's trace over GDB's remote protocol, like top
     ./limen setup            install what is missing (Debian, as root)
     ./limen --version        Limen's version (include/limen/version.h)
 
@@ -538,7 +539,7 @@ def cmd_test(args):
 
 
 # What the trace tools' tests need in their virtual environment.
-TRACE_TEST_PACKAGES = ["pytest", "playwright", "rich", "pyelftools"]
+TRACE_TEST_PACKAGES = ["pytest", "playwright", "rich", "pyelftools", "tracex-parser"]
 
 
 def trace_venv():
@@ -553,7 +554,7 @@ def trace_venv():
     py = os.path.join(venv, "bin", "python")
     if not os.path.exists(py) and run([sys.executable, "-m", "venv", venv]) != 0:
         return None
-    if subprocess.run([py, "-c", "import pytest, playwright, rich, elftools"],
+    if subprocess.run([py, "-c", "import pytest, playwright, rich, elftools, tracex_parser"],
                       capture_output=True).returncode != 0 and \
             run([py, "-m", "pip", "install", "-q", *TRACE_TEST_PACKAGES]) != 0:
         return None
@@ -564,7 +565,7 @@ def trace_tests():
     """pytest tools/tests: the decoder, statistics, export and the HTML
     timeline (in headless Chromium) on traces recorded now, on the hosted
     port and on QEMU mps2-an386 (docs/trace.md)."""
-    if setup({"chromium": "chromium"}) != 0:
+    if setup({"chromium": "chromium", "babeltrace2": "babeltrace2"}) != 0:
         return 1
     py = trace_venv()
     if py is None:

@@ -14,6 +14,9 @@
 struct lm_thread;
 
 #if LM_CFG_TRACE
+/* The recorder's state (kernel/trace.c); its first member points at the
+ * buffer's header, for debuggers. */
+extern struct lmk_trace_state lmk_trace;
 /* A record: type, its argument byte, half-word and two words. Lock: any. */
 void lmk_trace_rec(uint8_t type, uint8_t arg, uint16_t h, uint32_t a, uint32_t b);
 /* A thread was created: its name into the registry, and a record. */

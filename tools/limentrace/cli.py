@@ -6,7 +6,7 @@ import json
 import os
 import sys
 
-from . import analysis, decode, export, html
+from . import analysis, ctf, decode, export, html, live, trx
 
 SHOWN = (("context_switches", "context switches"), ("preemptions", "preemptions"),
          ("slice_expiries", "time-slice expiries"), ("relinquishes", "relinquishes"),
@@ -93,9 +93,15 @@ def cmd_summary(args):
 
 def cmd_export(args):
     tr = decode.load(args.file)
-    out = args.output or os.path.splitext(args.file)[0] + ".json"
-    with open(out, "w", encoding="utf-8") as f:
-        json.dump(export.chrome(tr), f)
+    base = os.path.splitext(args.file)[0]
+    if args.format == "ctf":
+        out = ctf.write(tr, args.output or base + "-ctf")
+    elif args.format == "trx":
+        out = trx.write(tr, args.output or base + ".trx")
+    else:
+        out = args.output or base + ".json"
+        with open(out, "w", encoding="utf-8") as f:
+            json.dump(export.chrome(tr), f)
     print(out)
     return 0
 
@@ -118,16 +124,18 @@ def add_parsers(sub):
                    help="also per cycle between consecutive user events EVENT")
     s.add_argument("--json", action="store_true")
     s.set_defaults(trace_fn=cmd_summary)
-    e = sub.add_parser("export", help="Chrome trace-event JSON (Perfetto, chrome://tracing)")
+    e = sub.add_parser("export", help="Chrome trace-event JSON (Perfetto, chrome://tracing), "
+                                      "CTF (Trace Compass, babeltrace2) or TraceX .trx")
     e.add_argument("file")
-    e.add_argument("-o", "--output")
-    e.add_argument("--format", choices=("chrome",), default="chrome")
+    e.add_argument("-o", "--output", help="file (CTF: directory) to write")
+    e.add_argument("--format", choices=("chrome", "ctf", "trx"), default="chrome")
     e.set_defaults(trace_fn=cmd_export)
     h = sub.add_parser("html", help="a self-contained HTML timeline")
     h.add_argument("file")
     h.add_argument("-o", "--output")
     h.add_argument("--title")
     h.set_defaults(trace_fn=cmd_html)
+    live.add_parsers(sub)
 
 
 def main(argv=None):
