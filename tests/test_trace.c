@@ -437,7 +437,71 @@ LMT_CASE(trace_objects)
                "ready:H=TIMEOUT idle>H:idle H:qrecv(Q)=TIMEOUT H>idle:end");
 }
 
+/* Priority inversions: H waits on a mutex L owns while M, between them,
+ * becomes ready. With inheritance L runs at H's priority and M waits
+ * (bounded); without, M runs while H waits (unbounded). The trace is saved
+ * as inversions.lmtrace in the working directory: tools/tests counts it. */
+static lm_mutex_t inv_mutexes[2];
+static lm_mutex_t *inv_mutex;
+
+static void inv_low(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_mutex_lock(inv_mutex, LM_WAIT_FOREVER), LM_OK);
+    lm_hosted_work(3); /* H blocks at tick 1, M wakes at tick 2 */
+    LMT_ST(lm_mutex_unlock(inv_mutex), LM_OK);
+}
+
+static void inv_high(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_thread_sleep(1), LM_OK);
+    LMT_ST(lm_mutex_lock(inv_mutex, LM_WAIT_FOREVER), LM_OK);
+    LMT_ST(lm_mutex_unlock(inv_mutex), LM_OK);
+}
+
+static void inv_middle(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_thread_sleep(2), LM_OK);
+    lm_hosted_work(1);
+}
+
+static void inversion_run(unsigned i, unsigned options, const char *mutex_name)
+{
+    lmt_begin();
+    inv_mutex = &inv_mutexes[i];
+    memset(inv_mutex, 0, sizeof *inv_mutex);
+    LMT_ST(lm_mutex_create(inv_mutex, options), LM_OK);
+    LMT_ST(lm_trace_name(LM_TRACE_KIND_OBJECT, inv_mutex, sizeof *inv_mutex, mutex_name),
+           LM_OK);
+    (void)lmt_spawn("L", 5, inv_low, NULL);
+    (void)lmt_spawn("H", 1, inv_high, NULL);
+    (void)lmt_spawn("M", 3, inv_middle, NULL);
+    lmt_run();
+}
+
+LMT_CASE(trace_inversions)
+{
+    LMT_ST(lm_trace_start(buf, sizeof buf, 16, LM_TRACE_STOP_WHEN_FULL), LM_OK);
+    LMT_ST(lm_trace_name_event(1, "phase"), LM_OK);
+    lm_trace_user(1, 0, 0);
+    inversion_run(0, LM_MUTEX_INHERIT, "inheriting");
+    lm_trace_user(1, 1, 0);
+    inversion_run(1, 0u, "plain");
+    lm_trace_stop();
+    LMT_EQ(((const lm_trace_header_t *)lm_trace_buffer(NULL))->dropped, 0);
+    LMT_EQ(lm_hosted_trace_save("inversions.lmtrace"), 0);
+    log_records(SWITCHES | T(LM_TRACE_PRIO));
+    /* Inheriting: L runs at 1 and M never runs while H waits. Plain: M
+     * preempts L while H waits (an unbounded inversion). */
+    lmt_expect("H>M:sleep M>L:sleep L>H:preempt prio:L=1+ H>L:block prio:L=5- L>H:preempt "
+               "H>M:end M>L:end L>idle:end "
+               "H>M:sleep M>L:sleep L>H:preempt H>L:block L>M:preempt M>L:end L>H:preempt "
+               "H>L:end L>idle:end");
+}
+
 LMT_MAIN(LMT_RUN(trace_before_start), LMT_RUN(trace_bad_arguments), LMT_RUN(trace_header),
          LMT_RUN(trace_stop_when_full), LMT_RUN(trace_overwrite), LMT_RUN(trace_registry),
          LMT_RUN(trace_switch_reasons), LMT_RUN(trace_slice_then_yield),
-         LMT_RUN(trace_objects))
+         LMT_RUN(trace_objects), LMT_RUN(trace_inversions))

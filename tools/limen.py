@@ -565,7 +565,8 @@ def trace_tests():
     """pytest tools/tests: the decoder, statistics, export and the HTML
     timeline (in headless Chromium) on traces recorded now, on the hosted
     port and on QEMU mps2-an386 (docs/trace.md)."""
-    if setup({"chromium": "chromium", "babeltrace2": "babeltrace2"}) != 0:
+    if setup({"chromium": "chromium", "babeltrace2": "babeltrace2",
+              "gdb-multiarch": "gdb-multiarch"}) != 0:
         return 1
     py = trace_venv()
     if py is None:

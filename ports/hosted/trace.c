@@ -5,7 +5,8 @@
  * Time on the hosted port is virtual (docs/hosted.md): the timestamp counts
  * microseconds of it, a tick being 1e6 / LM_CFG_TICK_HZ of them, and every
  * reading within one tick moves it one microsecond on (at most to the next
- * tick's), so the records of a tick keep their order on a timeline.
+ * tick's), so the records of a tick keep their order on a timeline. A
+ * tick count started again (lm_kernel_init) does not take it back.
  */
 #include <stdio.h>
 
@@ -18,8 +19,10 @@
 #define US_PER_TICK (1000000u / LM_CFG_TICK_HZ)
 
 static struct {
-    lm_tick_t tick; /* the tick of the last reading */
+    lm_tick_t tick;  /* the tick of the last reading */
     uint32_t within; /* readings since, capped below a tick */
+    uint32_t last;   /* the last reading */
+    uint32_t base;   /* added so that readings never go back (below) */
 } ts;
 
 uint32_t lm_port_timestamp(void)
@@ -29,10 +32,17 @@ uint32_t lm_port_timestamp(void)
         ts.tick = now;
         ts.within = 0;
     }
-    uint32_t t = (uint32_t)now * US_PER_TICK + ts.within;
+    uint32_t t = (uint32_t)now * US_PER_TICK + ts.within + ts.base;
     if (ts.within + 1u < US_PER_TICK) {
         ts.within++;
     }
+    /* lm_kernel_init starts the tick count again (tests do, between
+     * cases, within one trace): go on from the last reading instead. */
+    if ((int32_t)(t - ts.last) < 0) {
+        ts.base += ts.last - t + 1u;
+        t = ts.last + 1u;
+    }
+    ts.last = t;
     return t;
 }
 
@@ -40,6 +50,8 @@ uint32_t lm_port_timestamp_start(void)
 {
     ts.tick = lm_tick_now();
     ts.within = 0;
+    ts.base = 0;
+    ts.last = (uint32_t)ts.tick * US_PER_TICK;
     return 1000000u;
 }
 

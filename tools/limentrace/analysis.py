@@ -12,8 +12,9 @@ from . import decode as d
 
 COUNTERS = ("context_switches", "preemptions", "slice_expiries", "relinquishes",
             "resumptions", "suspensions", "interrupts", "wait_timeouts",
-            "inheritance_raises", "object_operations", "object_failures", "user_events",
-            "ticks")
+            "inheritance_raises", "inversions_bounded", "inversions_unbounded",
+            "object_operations", "object_failures", "user_events", "ticks")
+WAIT_MUTEX = 3  # a block record's wait kind for a mutex (lmk_wait_kind)
 THREAD_COUNTERS = ("runs", "preempted", "slice_expiries", "relinquishes", "resumptions",
                    "suspensions", "wait_timeouts", "inheritance_raises")
 
@@ -73,7 +74,9 @@ def analyse(tr, first=0, end=None):
         return threads[name]
 
     # Replay from the start: who runs and which handlers are active at any
-    # record, so that the window's CPU time starts right.
+    # record, so that the window's CPU time starts right; priorities, mutex
+    # owners and waits, for the inversions.
+    prio, owner, inversions = {}, {}, {}
     current = None
     isr_stack = []
     since = recs[first].t if first < len(recs) else 0
@@ -90,6 +93,7 @@ def analyse(tr, first=0, end=None):
 
     for r in recs[:end]:
         inside = r.index >= first
+        _inversions(tr, r, inside, prio, owner, inversions, c)
         if r.type == d.SWITCH and current is None:
             current = r.a
         if inside:
@@ -155,6 +159,39 @@ def analyse(tr, first=0, end=None):
         ts.load = ts.cpu / st.elapsed if st.elapsed else 0.0
     st.threads = dict(sorted(threads.items()))
     return st
+
+
+def _inversions(tr, r, inside, prio, owner, inv, c):
+    """Priority inversions (docs/trace.md, "Counters"). An inversion is a
+    wait of a thread H on a mutex whose owner O is less urgent (R5). It is
+    bounded if O's priority was raised while H waited (R5.2: inheritance),
+    counted when the wait ends; every switch to a thread M more urgent than
+    O's effective priority and less urgent than H, while H waits, is an
+    unbounded inversion."""
+    t = r.type
+    if t in (d.THREAD_CREATE, d.PRIO):
+        prio[r.a] = r.h
+    elif t == d.SWITCH:
+        prio[r.a] = r.h
+        for w in inv.values():
+            pm, ph, po = prio.get(r.b), prio.get(w["waiter"]), prio.get(w["owner"])
+            if None not in (pm, ph, po) and r.b != tr.idle and ph < pm < po and inside:
+                c["inversions_unbounded"] += 1
+    elif t == d.OBJ and r.arg == 6 and r.status in (0, -5):  # lock (or abandoned)
+        owner[r.a] = r.b
+    elif t == d.OBJ and r.arg == 7 and r.status == 0 and owner.get(r.a) == r.b:
+        owner.pop(r.a, None)
+    elif t == d.BLOCK and r.arg == WAIT_MUTEX:
+        o = owner.get(r.b)
+        if o is not None and prio.get(o, -1) > prio.get(r.a, 1 << 16):
+            inv[r.a] = {"waiter": r.a, "owner": o, "raised": False}
+    elif t == d.READY and r.a in inv:
+        if inv.pop(r.a)["raised"] and inside:
+            c["inversions_bounded"] += 1
+    if t == d.PRIO and r.arg:
+        for w in inv.values():
+            if w["owner"] == r.a:
+                w["raised"] = True
 
 
 def marks(tr, event):

@@ -13,6 +13,8 @@ SHOWN = (("context_switches", "context switches"), ("preemptions", "preemptions"
          ("resumptions", "resumptions"), ("suspensions", "suspensions"),
          ("interrupts", "interrupts"), ("wait_timeouts", "wait timeouts"),
          ("inheritance_raises", "inheritance raises"),
+         ("inversions_bounded", "inversions, bounded"),
+         ("inversions_unbounded", "inversions, unbounded"),
          ("object_operations", "object operations"), ("user_events", "user events"),
          ("ticks", "ticks"))
 

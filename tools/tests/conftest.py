@@ -68,3 +68,14 @@ def run(request):
     """Both platforms' recordings, as (platform, directory, JSON)."""
     d, js = request.getfixturevalue(f"{request.param}_run")
     return request.param, d, js
+
+
+@pytest.fixture(scope="session")
+def inversions_trace(tmp_path_factory):
+    """tests/test_trace.c's trace_inversions case saves its trace in the
+    working directory: a mutex with inheritance, then one without."""
+    bdir = _build("host-asan", "test_trace_trace")
+    out = tmp_path_factory.mktemp("inversions")
+    subprocess.run([os.path.join(bdir, "tests", "test_trace_trace")], cwd=out,
+                   capture_output=True, check=True)
+    return str(out / "inversions.lmtrace")

@@ -139,3 +139,20 @@ def test_cost_figures_in_docs(qemu_run):
     js = qemu_run[1]
     assert m and (int(m.group(1)), int(m.group(2))) == \
         (js["record_instructions"], js["stopped_instructions"])
+
+
+def test_priority_inversions(inversions_trace):
+    """H (1) waits on a mutex L (5) owns while M (3) becomes ready: with
+    inheritance L is raised and M waits (one bounded inversion); without,
+    M runs while H waits (one unbounded inversion, R5.2)."""
+    tr = d.load(inversions_trace)
+    m = analysis.marks(tr, "phase")
+    assert len(m) == 2
+    inheriting = analysis.analyse(tr, m[0], m[1]).counters
+    plain = analysis.analyse(tr, m[1]).counters
+    assert (inheriting["inversions_bounded"], inheriting["inversions_unbounded"]) == (1, 0)
+    assert inheriting["inheritance_raises"] == 1
+    assert (plain["inversions_bounded"], plain["inversions_unbounded"]) == (0, 1)
+    assert plain["inheritance_raises"] == 0
+    # The hosted timestamps go on across the kernel's restart between the phases.
+    assert all(b.t > a.t for a, b in zip(tr.records, tr.records[1:]))
