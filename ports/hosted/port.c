@@ -681,6 +681,11 @@ void lm_hosted_work(lm_tick_t ticks)
     }
 }
 
+lm_tick_t lm_hosted_ticks_pending(void)
+{
+    return hp.tick_pending;
+}
+
 uint64_t lm_hosted_unmask_count(void)
 {
     return hp.unmasks;

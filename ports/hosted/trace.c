@@ -27,7 +27,9 @@ static struct {
 
 uint32_t lm_port_timestamp(void)
 {
-    lm_tick_t now = lm_tick_now();
+    /* Ticks that passed count before their interrupt announces them: a
+     * tick handler's records are stamped at the tick it announces. */
+    lm_tick_t now = lm_tick_now() + lm_hosted_ticks_pending();
     if (now != ts.tick) {
         ts.tick = now;
         ts.within = 0;
@@ -48,7 +50,7 @@ uint32_t lm_port_timestamp(void)
 
 uint32_t lm_port_timestamp_start(void)
 {
-    ts.tick = lm_tick_now();
+    ts.tick = lm_tick_now() + lm_hosted_ticks_pending();
     ts.within = 0;
     ts.base = 0;
     ts.last = (uint32_t)ts.tick * US_PER_TICK;

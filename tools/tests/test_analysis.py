@@ -156,3 +156,15 @@ def test_priority_inversions(inversions_trace):
     assert plain["inheritance_raises"] == 0
     # The hosted timestamps go on across the kernel's restart between the phases.
     assert all(b.t > a.t for a, b in zip(tr.records, tr.records[1:]))
+
+
+def test_hosted_tick_handlers_are_short(inversions_trace):
+    """The hosted port stamps a tick handler's entry at the tick it
+    announces: entry and exit lie within one tick (1000 µs), not a tick
+    apart."""
+    from limentrace import timeline
+    tr = d.load(inversions_trace)
+    tl = timeline.build(tr)
+    ticks = [i for i in tl["irqs"] if i["irq"] == d.IRQ_TICK]
+    assert len(ticks) >= 6
+    assert all(i["t1"] - i["t0"] < 100 for i in ticks), ticks[:3]
