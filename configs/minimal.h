@@ -6,6 +6,7 @@
 #define LM_CFG_STATS 0
 #define LM_CFG_SWITCH_HOOK 0
 #define LM_CFG_STACK_WATERMARK 0
+#define LM_CFG_STACK_CHECK 0
 #define LM_CFG_MUTEX 0
 #define LM_CFG_QUEUE 0
 #define LM_CFG_FLAGS 0

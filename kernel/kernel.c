@@ -66,6 +66,8 @@ void lm_kernel_init_tick(lm_tick_t origin)
     lm_port_stack_init(&lmk_idle_thread);
     lmk_idle_thread.state = LM_THREAD_READY;
     lmk.current = &lmk_idle_thread;
+    lmk.next = &lmk_idle_thread;
+    /* lmk.bar is 0: before lm_kernel_start no thread preempts. */
 }
 
 void lm_kernel_init(void)
@@ -87,6 +89,7 @@ void lm_kernel_start(void)
     lmk.started = true;
     lm_thread_t *first = lmk_ready_best();
     lmk.current = first;
+    lmk_sched_decide_locked(); /* first: the bar for the wakes to come */
 #if LM_CFG_STATS
     first->stats.switches_in++;
 #endif

@@ -121,6 +121,7 @@ static void pi_queue_locked(lm_thread_t *t)
         lmk.pi_head = t;
     }
     lmk.pi_tail = t;
+    lmk.pi_work = 1u;
     lm_port_switch_pend();
 }
 
@@ -272,6 +273,7 @@ static lm_status_t mutex_lock_wait(lm_mutex_t *m, lm_thread_t *cur, lm_tick_t ti
     lm_status_t st;
     for (;;) {
         lmk.walker = cur;
+        lmk_sched_hold_locked();
         enum lmk_walk w = cycle_walk(m, cur, &s);
         if (w == WALK_CLEAR) {
             lmk.walker = NULL;
@@ -298,7 +300,7 @@ static lm_status_t mutex_lock_wait(lm_mutex_t *m, lm_thread_t *cur, lm_tick_t ti
         }
     }
     lmk.walker = NULL;
-    lmk_sched_check_locked(); /* a thread made ready during the walk */
+    lmk_sched_decide_locked(); /* a thread made ready during the walk */
     lm_port_irq_unlock(s);
     return st;
 }
@@ -402,31 +404,25 @@ void lmk_mutex_release_begin_locked(lm_thread_t *t)
     mutex_release_next_locked(t);
 }
 
-/* Context: the switch handler. Lock: not held; one masked step per queued
- * thread: a link of its chain, or one mutex of an ended thread. Cost: O(1)
- * per step; O(chain depth) steps for a chain, O(mutexes owned) for an
- * ended thread. */
-void lmk_pi_process(void)
+/* Context: the switch handler (lmk_switch_work). Lock: held on entry,
+ * released on return. One step for the first queued thread: a link of its
+ * chain, or one mutex of an ended thread. Cost: O(1) per step; O(chain
+ * depth) steps for a chain, O(mutexes owned) for an ended thread. */
+void lmk_pi_step(lm_irqstate_t s)
 {
-    for (;;) {
-        lm_irqstate_t s = lm_port_irq_lock();
-        lm_thread_t *t = lmk.pi_head;
-        if (t == NULL) {
-            lm_port_irq_unlock(s);
-            return;
-        }
-        lmk.pi_head = t->pi_next;
-        if (lmk.pi_head == NULL) {
-            lmk.pi_tail = NULL;
-        }
-        t->pi_queued = 0u;
-        if (t->releasing != 0u) {
-            mutex_release_next_locked(t);
-        } else {
-            lmk_prio_update_locked(t);
-        }
-        lm_port_irq_unlock(s);
+    lm_thread_t *t = lmk.pi_head;
+    lmk.pi_head = t->pi_next;
+    if (lmk.pi_head == NULL) {
+        lmk.pi_tail = NULL;
+        lmk.pi_work = 0u;
     }
+    t->pi_queued = 0u;
+    if (t->releasing != 0u) {
+        mutex_release_next_locked(t);
+    } else {
+        lmk_prio_update_locked(t);
+    }
+    lm_port_irq_unlock(s);
 }
 
 lm_status_t lm_mutex_delete(lm_mutex_t *m)

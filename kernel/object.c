@@ -40,6 +40,6 @@ void lmk_walk_end_locked(void)
     if (!lm_port_in_isr()) {
         lmk.sched_lock--;
         /* What the walk woke, held back until now, may preempt (R9). */
-        lmk_sched_check_locked();
+        lmk_sched_decide_locked();
     }
 }

@@ -27,48 +27,65 @@ lm_status_t lm_queue_create(lm_queue_t *q, void *buffer, size_t msg_size, size_t
     if (st == LM_OK) {
         lmk_prioq_init(&q->waiters);
         q->buffer = (uint8_t *)buffer;
+        q->end = q->buffer + msg_size * capacity;
+        q->read = q->buffer;
+        q->write = q->buffer;
         q->msg_size = (uint32_t)msg_size;
         q->capacity = (uint32_t)capacity;
         q->count = 0;
-        q->head = 0;
         lmk_create_publish_locked(LMK_MAGIC_OF(q), LM_MAGIC_QUEUE);
     }
     lm_port_irq_unlock(s);
     return LMK_FAIL(st);
 }
 
-/* Lock: held. Cost: one message copy. */
-/* Copy one message. Most messages are a few words: copied a word at a time
- * with fixed-size memcpy (which the compiler turns into single loads and
- * stores) instead of a call to the library's byte-oriented memcpy.
- * Cost: O(msg_size), under the kernel lock. */
-static inline void msg_copy(void *dst, const void *src, size_t n)
+/* Copy one message. A 4-byte message (a word, a pointer: the common case)
+ * is one load and one store; a multiple of 4 goes a word at a time with
+ * fixed-size memcpy (single loads and stores, unaligned allowed); the rest
+ * through the library's memcpy. Cost: O(msg_size), under the kernel lock. */
+static inline void msg_copy(void *dst, const void *src, uint32_t n)
 {
+    if (n == 4u) {
+        memcpy(dst, src, 4u);
+        return;
+    }
     if ((n & 3u) != 0u) {
         memcpy(dst, src, n);
         return;
     }
     uint8_t *d = (uint8_t *)dst;
     const uint8_t *s = (const uint8_t *)src;
-    for (size_t i = 0; i < n; i += 4u) {
+    for (uint32_t i = 0; i < n; i += 4u) {
         memcpy(d + i, s + i, 4u);
     }
 }
 
-static void put_locked(lm_queue_t *q, const void *msg, bool front)
+/* Lock: held; there is room. Cost: one copy. The ring is kept as byte
+ * pointers, so no index is multiplied by the message size. */
+static inline void put_locked(lm_queue_t *q, const void *msg, bool front)
 {
-    uint32_t slot;
     if (front) {
-        q->head = (q->head == 0u) ? q->capacity - 1u : q->head - 1u;
-        slot = q->head;
+        uint8_t *r = (q->read == q->buffer) ? q->end : q->read;
+        r -= q->msg_size;
+        q->read = r;
+        msg_copy(r, msg, q->msg_size);
     } else {
-        slot = q->head + q->count;
-        if (slot >= q->capacity) {
-            slot -= q->capacity;
-        }
+        uint8_t *w = q->write;
+        msg_copy(w, msg, q->msg_size);
+        w += q->msg_size;
+        q->write = (w == q->end) ? q->buffer : w;
     }
-    msg_copy(q->buffer + (size_t)slot * q->msg_size, msg, q->msg_size);
     q->count++;
+}
+
+/* Lock: held; the queue is not empty. Cost: one copy. */
+static inline void get_locked(lm_queue_t *q, void *buf)
+{
+    uint8_t *r = q->read;
+    msg_copy(buf, r, q->msg_size);
+    r += q->msg_size;
+    q->read = (r == q->end) ? q->buffer : r;
+    q->count--;
 }
 
 /* A sender waiting for room, if the most urgent waiter is one. */
@@ -85,7 +102,7 @@ static lm_thread_t *waiting_sender(const lm_queue_t *q)
 #undef LMK_CALL_NAME
 #define LMK_CALL_NAME (front ? "lm_queue_send_front" : "lm_queue_send")
 #else
-#define QUEUE_SEND_INLINE
+#define QUEUE_SEND_INLINE __attribute__((always_inline)) inline
 #endif
 static QUEUE_SEND_INLINE lm_status_t queue_send(lm_queue_t *q, const void *msg, size_t size,
                               lm_tick_t timeout, bool front)
@@ -103,14 +120,16 @@ static QUEUE_SEND_INLINE lm_status_t queue_send(lm_queue_t *q, const void *msg, 
         lm_port_irq_unlock(s);
         return LMK_FAIL(LM_ERR_OBJECT);
     }
-    lm_thread_t *w = lmk_first_waiter(&q->waiters);
-    if (w != NULL && (w->wait_opt & QWAIT_SEND) == 0u) {
-        /* A receiver waits: the message goes straight to it. */
-        msg_copy(w->wait_data, msg, q->msg_size);
-        lmk_prioq_remove(&q->waiters, &w->qlink, w->prio);
-        lmk_wait_finish_locked(w, LM_OK);
-        lm_port_irq_unlock(s);
-        return LM_OK;
+    if (!lmk_prioq_empty(&q->waiters)) {
+        lm_thread_t *w = lmk_first_waiter(&q->waiters);
+        if ((w->wait_opt & QWAIT_SEND) == 0u) {
+            /* A receiver waits: the message goes straight to it. */
+            msg_copy(w->wait_data, msg, q->msg_size);
+            lmk_prioq_remove(&q->waiters, &w->qlink, w->prio);
+            lmk_wait_finish_locked(w, LM_OK);
+            lm_port_irq_unlock(s);
+            return LM_OK;
+        }
     }
     if (q->count < q->capacity) {
         put_locked(q, msg, front);
@@ -124,7 +143,8 @@ static QUEUE_SEND_INLINE lm_status_t queue_send(lm_queue_t *q, const void *msg, 
     }
     lm_thread_t *cur = lmk.current;
     cur->wait_data = (void *)(uintptr_t)msg;
-    cur->wait_opt = QWAIT_SEND | (front ? QWAIT_FRONT : 0u);
+    _Static_assert(QWAIT_FRONT == 2u, "front is bit 1");
+    cur->wait_opt = QWAIT_SEND | ((uint32_t)front << 1);
     lmk_wait_prioq_locked(&q->waiters, LMK_WAIT_PRIOQ, &q->waiters, timeout);
     lm_port_irq_unlock(s);
     return cur->wait_status;
@@ -174,10 +194,12 @@ lm_status_t lm_queue_receive(lm_queue_t *q, void *buf, size_t size, lm_tick_t ti
         return LMK_FAIL(LM_ERR_OBJECT);
     }
     if (q->count != 0u) {
-        msg_copy(buf, q->buffer + (size_t)q->head * q->msg_size, q->msg_size);
-        q->head = (q->head + 1u == q->capacity) ? 0u : q->head + 1u;
-        q->count--;
-        (void)admit_sender_locked(q);
+        get_locked(q, buf);
+        /* With messages queued, a waiter can only be a sender (the head
+         * comment): no scan when none waits. */
+        if (!lmk_prioq_empty(&q->waiters)) {
+            (void)admit_sender_locked(q);
+        }
         lm_port_irq_unlock(s);
         return lmk_trace_obj(LM_TRACE_QUEUE_RECEIVE, q, LM_OK);
     }
@@ -216,7 +238,7 @@ lm_status_t lm_queue_peek(const lm_queue_t *q, void *buf, size_t size)
     if (LMK_DEAD_LOCKED(q, LM_MAGIC_QUEUE)) {
         st = LM_ERR_OBJECT;
     } else if (q->count != 0u) {
-        msg_copy(buf, q->buffer + (size_t)q->head * q->msg_size, q->msg_size);
+        msg_copy(buf, q->read, q->msg_size);
         st = LM_OK;
     }
     lm_port_irq_unlock(s);
@@ -234,7 +256,7 @@ lm_status_t lm_queue_flush(lm_queue_t *q)
         return LMK_FAIL(LM_ERR_OBJECT);
     }
     q->count = 0;
-    q->head = 0;
+    q->read = q->write;
     lmk_walk_begin_locked();
     lm_port_irq_unlock(s);
     for (;;) {

@@ -9,28 +9,144 @@
  * marked `yielded`, which also drops the protection its preemption-threshold
  * gives it for that one decision (R3.3, R3.4).
  */
+#include <stddef.h>
+
 #include "lmk.h"
 
 struct lmk_kernel lmk;
 
-/* The most urgent preempted thread whose threshold still holds, or NULL. */
-static inline lm_thread_t *held_first(void)
+_Static_assert(offsetof(struct lmk_kernel, current) == LMK_SWITCH_CURRENT &&
+                   offsetof(struct lmk_kernel, next) == LMK_SWITCH_NEXT &&
+                   offsetof(struct lmk_kernel, timeout_work) == LMK_SWITCH_WORK &&
+                   offsetof(struct lmk_kernel, pi_work) == LMK_SWITCH_WORK + 1u &&
+                   offsetof(struct lmk_kernel, bar) == LMK_SWITCH_BAR &&
+                   offsetof(struct lmk_kernel, bar_next) == LMK_SWITCH_BAR + 2u,
+               "the port's view of the kernel state (include/limen/port.h)");
+
+/* The running thread `cur`, still ready, is about to be switched out by a
+ * decision for another thread. If it did not give the CPU up and its
+ * preemption-threshold is above its priority, its hold begins (R3.6): it
+ * stays at the head of its ring and its threshold still bars its band.
+ * Otherwise whatever bit its ring had goes: a bit on the running thread's
+ * own ring may be left from its own earlier hold, which is harmless while
+ * it runs (its threshold bars the same band) but not once it stops. */
+static inline void sched_hold_mark(const lm_thread_t *cur)
 {
-    unsigned p = lmk_prioset_first(&lmk.held);
-    return p == LMK_PRIO_NONE ? NULL : lmk_ready_head(p);
+    if (cur->yielded == 0u && cur->preempt_limit < cur->prio) {
+        lmk_prioset_add(&lmk.held, cur->prio);
+    } else {
+        lmk_prioset_remove(&lmk.held, cur->prio);
+    }
 }
 
-/* Context: any. Lock: held. Blocks: no. Cost: O(1). */
-void lmk_sched_check_locked(void)
+/* Context: any. Lock: held. Blocks: no. Cost: O(1).
+ * Only the wake's fast path (lmk_ready_insert_locked) comes here: t is
+ * ready and more urgent than the bar. */
+void lmk_sched_preempt_locked(lm_thread_t *t)
 {
-    if (!lmk.started || lmk.sched_lock != 0u) {
+    lm_thread_t *cur = lmk.current;
+    /* next == cur means cur was to go on running (it is then ready, and a
+     * decision for it cleared its yield): it is preempted now. */
+    if (lmk.next == cur && cur != &lmk_idle_thread) {
+        sched_hold_mark(cur);
+    }
+    lmk.next = t;
+    /* Until t runs, a more urgent wake still goes first; a peer of t goes
+     * behind it (R2.2). Once t runs, its threshold counts (R3.1). */
+    lmk.bar = t->prio;
+    lmk.bar_next = t->preempt_limit;
+    lm_port_switch_pend();
+}
+
+/*
+ * Context: any. Lock: held. Blocks: no. Cost: O(1): two bit scans.
+ *
+ * The rules (R3.1, R3.5, R3.6, R6.2) as one choice:
+ *   - under the scheduler lock or an R5.7 walk, a running thread that is
+ *     still ready keeps the CPU;
+ *   - otherwise the most urgent ready thread, unless a preempted thread's
+ *     hold bars it (its threshold is at or above the candidate's
+ *     priority), and unless the running thread's own threshold does, when
+ *     it is ready and did not give the CPU up.
+ * The bar a later wake must beat is the lowest of the same three numbers.
+ */
+void lmk_sched_decide_locked(void)
+{
+    lm_thread_t *cur = lmk.current;
+    bool cur_ready = (cur->state == LM_THREAD_READY);
+    lm_thread_t *next = cur;
+    unsigned bar = 0u; /* nothing preempts */
+    if (!lmk.started) {
+        lmk.next = cur;
+        return; /* lm_kernel_start makes the first decision */
+    }
+    if (!cur_ready || !lmk_sched_held()) {
+        unsigned best = lmk_prioq_best_prio(&lmk.ready);
+        next = (best != LMK_PRIO_NONE) ? lmk_ready_head(best) : &lmk_idle_thread;
+        bar = best;
+        unsigned h = lmk_prioset_first(&lmk.held);
+        if (h != LMK_PRIO_NONE) {
+            lm_thread_t *held = lmk_ready_head(h);
+            if (best >= held->preempt_limit) {
+                next = held;
+            }
+            bar = lmk_min_prio(bar, held->preempt_limit);
+        }
+        if (cur_ready && cur->yielded == 0u) {
+            if (next->prio >= cur->preempt_limit) {
+                next = cur;
+            }
+            bar = lmk_min_prio(bar, cur->preempt_limit);
+        }
+    }
+    unsigned after = lmk_min_prio(bar, next->preempt_limit);
+    if (next != cur) {
+        if (cur_ready && cur != &lmk_idle_thread) {
+            sched_hold_mark(cur);
+        }
+#if LM_CFG_MUTEX
+        lmk.walker = NULL; /* a walk cur was making starts again (mutex.c) */
+#endif
+        lm_port_switch_pend();
+    } else if (cur->yielded != 0u) {
+        /* cur gave the CPU up and is chosen again. Its yield ends where
+         * every decision takes effect, in the switch handler (R12.2): a
+         * wake before it (the tick's own expiries, say) still competes
+         * with cur by priority alone (R3.5). */
+        lm_port_switch_pend();
+    } else {
+        bar = after;
+    }
+    lmk.next = next;
+    lmk.bar = (uint16_t)bar;
+    lmk.bar_next = (uint16_t)after;
+}
+
+/*
+ * Context: any. Lock: held. Blocks: no. Cost: O(1): one bit scan.
+ * The running thread has left the ready queue (it blocks, sleeps, is
+ * suspended or ends) or has given the CPU up (a yield): the next thread is
+ * the most urgent ready one (R3.5). This is lmk_sched_decide_locked's
+ * answer when no hold is marked and another thread is ready, reached with
+ * less work; anything else goes to it.
+ */
+void lmk_sched_decide_given_up_locked(void)
+{
+    unsigned best = lmk_prioq_best_prio(&lmk.ready);
+    if (!lmk_prioset_empty(&lmk.held) || best == LMK_PRIO_NONE) {
+        lmk_sched_decide_locked();
         return;
     }
-    const lm_thread_t *cur = lmk.current;
-    if (cur->state != LM_THREAD_READY || cur->yielded != 0u ||
-        lmk_prioq_best_prio(&lmk.ready) < cur->preempt_limit) {
-        lm_port_switch_pend();
-    }
+    /* Not the running thread: it has left the queue, or yielded to a peer
+     * now ahead of it or to a more urgent thread. */
+    lm_thread_t *next = lmk_ready_head(best);
+#if LM_CFG_MUTEX
+    lmk.walker = NULL; /* a walk cur was making starts again (mutex.c) */
+#endif
+    lmk.next = next;
+    lmk.bar = (uint16_t)best;
+    lmk.bar_next = (uint16_t)lmk_min_prio(best, next->preempt_limit);
+    lm_port_switch_pend();
 }
 
 /* Context: thread or isr. Lock: held. Blocks: no. Cost: O(1). */
@@ -40,11 +156,11 @@ void lmk_sched_stop_current_locked(uint8_t new_state)
     LM_ASSERT(cur != &lmk_idle_thread);
     lmk_ready_remove_locked(cur);
     cur->state = new_state;
-    /* R3.5: the next decision is by priority alone. If cur is made ready
-     * again before the switch (an interrupt at the unmask), it is at the
-     * tail of its ring (R2.2) and keeps no claim on the CPU. */
+    /* R3.5: should cur be made ready again before the switch (by a
+     * handler at the unmask), it is at the tail of its ring and has no
+     * claim on the CPU until a decision chooses it. */
     cur->yielded = 1u;
-    lm_port_switch_pend();
+    lmk_sched_decide_given_up_locked();
 }
 
 /* Context: any. Lock: held. Blocks: no. Cost: O(1).
@@ -85,82 +201,71 @@ void lmk_thread_move_prio_locked(lm_thread_t *t, unsigned prio)
     }
     t->preempt_limit = (uint16_t)lmk_min_prio(t->threshold, t->prio);
     if (t->state == LM_THREAD_READY) {
-        lmk_sched_check_locked();
+        lmk_sched_decide_locked();
     }
 }
 
 /*
  * Context: the port's context-switch handler (lowest interrupt priority).
- * Lock: not held on entry; taken for the decision itself.
- * Cost: O(1) for the decision, after the pending timeout work, which runs in
- * O(1) masked steps (timeout.c).
+ * Lock: not held on entry; HELD on return, with no work left, so that the
+ * port can withdraw its own pending request before it carries out the
+ * decision (the wakes below requested it, and lmk.next has their result).
+ * Cost: O(1) per masked step. Inheritance chains and releases the calls
+ * left to this handler (R5.3, R5.6, R9.6) go first, as if the calls had
+ * made them; expiries after (timeout.c). No thread runs before all are
+ * done: work a handler queues between two steps is done here too.
  */
-lm_thread_t *lmk_switch_select(void)
+lm_irqstate_t lmk_switch_work(void)
 {
+    for (;;) {
+        lm_irqstate_t s = lm_port_irq_lock();
 #if LM_CFG_MUTEX
-    /* Inheritance chains and releases the calls left to this handler (R5.3,
-     * R5.6, R9.6) come first, as if the calls had made them; the expiry
-     * steps do the same for what they and handlers queue (timeout.c). No
-     * thread runs before all are done: a handler that queues more between
-     * the last step and the decision below pends this handler again, which
-     * runs before any thread does. */
-    if (lmk_pi_work_pending()) {
-        lmk_pi_process();
-    }
+        if (lmk.pi_work != 0u) {
+            lmk_pi_step(s);
+            continue;
+        }
 #endif
-    if (lmk_timeout_work_pending()) {
-        lmk_timeout_process();
+        if (lmk.timeout_work == 0u) {
+            return s;
+        }
+        lmk_timeout_step(s);
     }
-    lm_irqstate_t s = lm_port_irq_lock();
-    lm_thread_t *cur = lmk.current;
-    lm_thread_t *next = cur;
-    bool cur_ready = (cur->state == LM_THREAD_READY);
-    bool yielded = (cur->yielded != 0u);
+}
 
-    if (!cur_ready || !lmk_sched_held()) {
-        next = lmk_ready_best();
-        /* R3.1: a running thread keeps the CPU against anything not more
-         * urgent than its preemption-threshold, unless it gave it up. */
-        /* R3.1: so does a thread preempted by a more urgent one, until it
-         * runs again. */
-        lm_thread_t *held = held_first();
-        if (held != NULL && next->prio >= held->preempt_limit) {
-            next = held;
-        }
-        if (cur_ready && !yielded && next->prio >= cur->preempt_limit) {
-            next = cur;
-        }
-    }
-    cur->yielded = 0u;
-    if (next != cur) {
-        if (cur_ready && !yielded && cur != &lmk_idle_thread &&
-            cur->preempt_limit < cur->prio) {
-            lmk_prioset_add(&lmk.held, cur->prio); /* cur stays at the head of its ring */
-        }
-        if (next != &lmk_idle_thread) {
-            lmk_prioset_remove(&lmk.held, next->prio); /* next is the head of its ring */
-        }
+/*
+ * Context: the port's context-switch handler. Lock: held. Cost: O(1).
+ * The switch itself: lmk.next becomes the running thread. A port that
+ * makes the switch in assembly instead (the stores of LMK_SWITCH_* in
+ * include/limen/port.h, under the lock) calls this only when there is
+ * something to count or report: statistics, the switch hook.
+ */
+lm_thread_t *lmk_switch_commit_locked(void)
+{
+    lm_thread_t *prev = lmk.current;
+    lm_thread_t *next = lmk.next;
+    /* The decision takes effect: a yield it answered is over (R3.5), and
+     * the thread chosen runs with its threshold. */
+    next->yielded = 0u;
+    if (next != prev) {
 #if LM_CFG_STATS
         lmk.stats.context_switches++;
         next->stats.switches_in++;
         /* R7.2: preempted = still ready, did not give the CPU up, not idle. */
-        if (cur_ready && !yielded && cur != &lmk_idle_thread) {
+        if (prev->state == LM_THREAD_READY && prev->yielded == 0u &&
+            prev != &lmk_idle_thread) {
             lmk.stats.preemptions++;
-            cur->stats.preemptions++;
+            prev->stats.preemptions++;
         }
 #endif
 #if LM_CFG_SWITCH_HOOK
         if (lmk.switch_hook != NULL) {
-            lmk.switch_hook(cur, next);
+            lmk.switch_hook(prev, next);
         }
 #endif
-#if LM_CFG_MUTEX
-        lmk.walker = NULL; /* a walk cur was making starts again (mutex.c) */
-#endif
-        lmk_trace_switch(cur, next, yielded);
+        lmk_trace_switch(prev, next, prev->yielded != 0u);
         lmk.current = next;
     }
-    lm_port_irq_unlock(s);
+    lmk.bar = lmk.bar_next;
     return next;
 }
 
@@ -172,9 +277,11 @@ lm_status_t lm_sched_lock(void)
     if (lmk.sched_lock == 0xFFu) {
         return LMK_FAIL(LM_ERR_OVERFLOW);
     }
-    /* Only the running thread changes the depth, and it cannot be switched
-     * out while it holds the lock, so no interrupt mask is needed. */
+    /* Masked: the depth and the decision's bar change together. */
+    lm_irqstate_t s = lm_port_irq_lock();
     lmk.sched_lock++;
+    lmk_sched_hold_locked();
+    lm_port_irq_unlock(s);
     return LM_OK;
 }
 
@@ -188,7 +295,7 @@ lm_status_t lm_sched_unlock(void)
     }
     lm_irqstate_t s = lm_port_irq_lock();
     lmk.sched_lock--;
-    lmk_sched_check_locked();
+    lmk_sched_decide_locked();
     lm_port_irq_unlock(s);
     return LM_OK;
 }

@@ -177,7 +177,7 @@ static void thread_end_locked(lm_thread_t *t)
             lmk.sched_lock = 0u; /* R6.4: an ending thread drops the lock */
         } else {
             lmk_ready_remove_locked(t);
-            lmk_sched_check_locked(); /* R3.6: a hold t had may have ended */
+            lmk_sched_decide_locked(); /* R3.6: a hold t had may have ended */
         }
         break;
     case LM_THREAD_BLOCKED:
@@ -274,7 +274,7 @@ lm_status_t lm_thread_suspend(lm_thread_t *t)
         } else {
             lmk_ready_remove_locked(t);
             t->state = LM_THREAD_SUSPENDED;
-            lmk_sched_check_locked(); /* R3.6: a hold t had may have ended */
+            lmk_sched_decide_locked(); /* R3.6: a hold t had may have ended */
         }
         break;
     case LM_THREAD_BLOCKED:
@@ -350,6 +350,12 @@ lm_status_t lm_thread_yield(void)
     if (cur != &lmk_idle_thread) {
         unsigned best = lmk_prioq_best_prio(&lmk.ready);
         bool peer = lmk_prioq_has_peer(&lmk.ready, cur->prio);
+        /* A bit for cur's ring in `held` is the one cur may have kept from
+         * its own hold (sched.c): a yield ends it (R3.3), and it must not
+         * pass to a peer. */
+        if (!lmk_prioset_empty(&lmk.held)) {
+            lmk_prioset_remove(&lmk.held, cur->prio);
+        }
         if (peer) {
             lmk_prioq_rotate(&lmk.ready, cur->prio);
             cur->slice_left = cur->time_slice; /* R2.3: a full slice next time */
@@ -357,7 +363,7 @@ lm_status_t lm_thread_yield(void)
         /* Anyone to give the CPU to: an equal, or one the threshold held back. */
         if (peer || best < cur->prio) {
             cur->yielded = 1u;
-            lm_port_switch_pend();
+            lmk_sched_decide_given_up_locked();
         }
     }
     lm_port_irq_unlock(s);
@@ -394,8 +400,10 @@ lm_status_t lm_thread_set_priority(lm_thread_t *t, unsigned priority)
         t->prio = (uint16_t)priority;
     }
     t->preempt_limit = (uint16_t)lmk_min_prio(t->threshold, t->prio);
-    if (t == lmk.current) {
-        lmk_sched_check_locked();
+    if (t->state == LM_THREAD_READY) {
+        /* Its threshold may have moved too: as the running thread's, or as
+         * a preempted thread's hold (R3.6). */
+        lmk_sched_decide_locked();
     }
     lm_port_irq_unlock(s);
     return LM_OK;
@@ -428,7 +436,7 @@ lm_status_t lm_thread_set_threshold(lm_thread_t *t, unsigned threshold)
     if (t->state == LM_THREAD_READY) {
         /* R4.6: a lowered threshold may let one in, whether t runs or is a
          * preempted thread holding the CPU for its band (R3.6). */
-        lmk_sched_check_locked();
+        lmk_sched_decide_locked();
     }
     lm_port_irq_unlock(s);
     return LM_OK;

@@ -58,7 +58,7 @@ void lmk_timeout_init(void)
     lmk_list_init(&wheel.expiring);
     wheel.done = lmk.now;
     wheel.armed = 0;
-    lmk.timeout_work = false;
+    lmk.timeout_work = 0u;
 }
 
 /* Queue `to` in its slot. O(1). */
@@ -86,7 +86,7 @@ static void wheel_insert(struct lm_timeout *to)
     if (!lmk_list_empty(&wheel.expiring) &&
         (to->deadline & WHEEL_MASK) == (wheel.done & WHEEL_MASK)) {
         lmk_list_push_back(&wheel.expiring, &to->link);
-        lmk.timeout_work = true;
+        lmk.timeout_work = 1u;
         return;
     }
     slot_push(to);
@@ -147,7 +147,7 @@ void lmk_tick_announce(lm_tick_t n)
             lmk.stats.slice_expiries++;
             cur->stats.slice_expiries++;
 #endif
-            lm_port_switch_pend();
+            lmk_sched_decide_locked();
         }
     }
     /* Expiry work is deferred; the common tick with nothing due ends here.
@@ -157,7 +157,7 @@ void lmk_tick_announce(lm_tick_t n)
             !slot_busy(lmk.now & WHEEL_MASK)) {
             wheel.done = lmk.now;
         } else {
-            lmk.timeout_work = true;
+            lmk.timeout_work = 1u;
             lm_port_switch_pend();
         }
     } else {
@@ -167,10 +167,13 @@ void lmk_tick_announce(lm_tick_t n)
 }
 
 
-/* One masked step of expiry work. Returns false when nothing is left.
- * Context: switch handler. Lock: held on entry; released on return
- * (a timer callback runs after the release). Cost: O(1). */
-static bool timeout_step(lm_irqstate_t s)
+/* Context: switch handler (lmk_switch_work). Lock: held on entry; released
+ * on return (a timer callback runs after the release). Cost: O(1).
+ * An expiry of a mutex waiter may leave the rest of an inheritance chain to
+ * do, and a handler between two steps may leave a chain or an ended
+ * thread's mutexes: lmk_switch_work does that work before the next expiry
+ * (R9.6), as it would have had it been one step. */
+void lmk_timeout_step(lm_irqstate_t s)
 {
     struct lm_dnode *n = lmk_list_pop_front(&wheel.expiring);
     if (n != NULL) {
@@ -178,7 +181,7 @@ static bool timeout_step(lm_irqstate_t s)
         if (!tick_reached(lmk.now, to->deadline)) {
             slot_push(to); /* due in a later revolution */
             lm_port_irq_unlock(s);
-            return true;
+            return;
         }
         wheel.armed--;
 #if LM_CFG_TIMER
@@ -196,13 +199,12 @@ static bool timeout_step(lm_irqstate_t s)
             }
             lm_port_irq_unlock(s);
             fn(arg); /* lock not held: see limen/timer.h */
-            return true;
+            return;
         }
 #endif
-        lm_thread_t *t = LMK_CONTAINER_OF(to, lm_thread_t, timeout);
-        lmk_wait_end_locked(t, t->wait_kind == LMK_WAIT_SLEEP ? LM_OK : LM_ERR_TIMEOUT);
+        lmk_wait_expire_locked(LMK_CONTAINER_OF(to, lm_thread_t, timeout));
         lm_port_irq_unlock(s);
-        return true;
+        return;
     }
     if (wheel.done != lmk.now) {
         if (wheel.armed == 0u) {
@@ -216,27 +218,10 @@ static bool timeout_step(lm_irqstate_t s)
             }
         }
         lm_port_irq_unlock(s);
-        return true;
+        return;
     }
-    lmk.timeout_work = false;
+    lmk.timeout_work = 0u;
     lm_port_irq_unlock(s);
-    return false;
-}
-
-/* Context: switch handler (interrupt context, lowest priority).
- * Lock: not held; one masked step at a time. An expiry of a mutex waiter
- * may leave the rest of an inheritance chain to do, and a handler between
- * two steps may leave a chain or an ended thread's mutexes: that work goes
- * before the next expiry (R9.6), as it would have had it been one step. */
-void lmk_timeout_process(void)
-{
-    while (timeout_step(lm_port_irq_lock())) {
-#if LM_CFG_MUTEX
-        if (lmk_pi_work_pending()) {
-            lmk_pi_process();
-        }
-#endif
-    }
 }
 
 /* Busy bits of word w for the slots numbered `from` or more. */

@@ -36,13 +36,10 @@ void lmk_wait_prioq_locked(struct lm_prioq *wq, uint8_t kind, void *obj,
     lmk_prioq_push_back(wq, &cur->qlink, cur->prio);
 }
 
-/* The wait of t (already unlinked from its wait queue) is over.
- * Context: any. Lock: held. Cost: O(1). */
-void lmk_wait_finish_locked(lm_thread_t *t, lm_status_t status)
+/* t's wait is over and t is off every wait list and its timeout: store
+ * the status, make t ready (or suspended). Lock: held. Cost: O(1). */
+static inline void wait_done_locked(lm_thread_t *t, lm_status_t status)
 {
-    if (lmk_timeout_armed(&t->timeout)) { /* most waits end before their timeout */
-        lmk_timeout_cancel_locked(&t->timeout);
-    }
     lmk_trace_ready(t, status);
     t->wait_status = status;
     t->wait_kind = LMK_WAIT_NONE;
@@ -56,9 +53,19 @@ void lmk_wait_finish_locked(lm_thread_t *t, lm_status_t status)
     }
 }
 
-/* Unlink t from whatever it waits on, without waking it.
- * Context: any. Lock: held. Cost: O(1), a mutex's chain included (mutex.c). */
-void lmk_wait_unlink_locked(lm_thread_t *t)
+/* The wait of t (already unlinked from its wait queue) is over.
+ * Context: any. Lock: held. Cost: O(1). */
+void lmk_wait_finish_locked(lm_thread_t *t, lm_status_t status)
+{
+    if (lmk_timeout_armed(&t->timeout)) { /* most waits end before their timeout */
+        lmk_timeout_cancel_locked(&t->timeout);
+    }
+    wait_done_locked(t, status);
+}
+
+/* Unlink t from the object it waits on, not from its timeout.
+ * Context: any. Lock: held. Cost: O(1), a mutex's chain included. */
+static inline void wait_unlink_object_locked(lm_thread_t *t)
 {
     switch (t->wait_kind) {
     case LMK_WAIT_PRIOQ:
@@ -82,6 +89,13 @@ void lmk_wait_unlink_locked(lm_thread_t *t)
         break;
     }
     t->wait_kind = LMK_WAIT_NONE;
+}
+
+/* Unlink t from whatever it waits on, without waking it.
+ * Context: any. Lock: held. Cost: O(1), a mutex's chain included (mutex.c). */
+void lmk_wait_unlink_locked(lm_thread_t *t)
+{
+    wait_unlink_object_locked(t);
     lmk_timeout_cancel_locked(&t->timeout);
 }
 
@@ -92,6 +106,14 @@ void lmk_wait_end_locked(lm_thread_t *t, lm_status_t status)
     lmk_wait_finish_locked(t, status);
 }
 
+/* Context: switch handler (timeout.c). Lock: held. Cost: O(1). */
+void lmk_wait_expire_locked(lm_thread_t *t)
+{
+    /* A sleep ends well; any other wait timed out (R8.1). */
+    lm_status_t status = (t->wait_kind == LMK_WAIT_SLEEP) ? LM_OK : LM_ERR_TIMEOUT;
+    wait_unlink_object_locked(t);
+    wait_done_locked(t, status);
+}
 
 /* Context: any. Lock: held. Cost: O(1). */
 lm_thread_t *lmk_wake_first_locked(struct lm_prioq *wq, lm_status_t status)

@@ -300,9 +300,16 @@ static bool check_objects(bool settled)
             return false;
         }
         bool del = KC_DELETED(q, LM_MAGIC_QUEUE);
-        if (q->count > q->capacity || (q->capacity != 0u && q->head >= q->capacity)) {
-            return fail("K6 %s: count %u head %u capacity %u out of range", what,
-                        (unsigned)q->count, (unsigned)q->head, (unsigned)q->capacity);
+        size_t bytes = (size_t)(q->end - q->buffer);
+        size_t rd = (size_t)(q->read - q->buffer);
+        size_t wr = (size_t)(q->write - q->buffer);
+        bool ring_ok = q->read >= q->buffer && q->read < q->end && q->write >= q->buffer &&
+                       q->write < q->end && q->msg_size != 0u && rd % q->msg_size == 0u &&
+                       wr % q->msg_size == 0u;
+        if (q->count > q->capacity || (q->capacity != 0u && !ring_ok) ||
+            (q->capacity != 0u && (rd + (size_t)q->count * q->msg_size) % bytes != wr)) {
+            return fail("K6 %s: count %u read %zu write %zu capacity %u out of range", what,
+                        (unsigned)q->count, rd, wr, (unsigned)q->capacity);
         }
         const lm_thread_t *first = lmk_first_waiter(&q->waiters);
         for (unsigned p = 0; p < LM_CFG_PRIORITIES; p++) {

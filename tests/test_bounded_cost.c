@@ -501,7 +501,10 @@ static unsigned same_prio;
 static lm_flags_t m_flags;
 static lm_sem_t m_sem;
 static lm_queue_t m_queue;
-static LM_QUEUE_BUFFER_DEFINE(m_qbuf, sizeof(uint32_t), 16);
+/* One slot more than the most waiters: a flush's last step then always
+ * finds no sender left, never a full queue, whatever the count. */
+#define M_QCAP 17u
+static LM_QUEUE_BUFFER_DEFINE(m_qbuf, sizeof(uint32_t), M_QCAP);
 static lm_pool_t m_pool;
 static LM_POOL_BUFFER_DEFINE(m_pbuf, 16, 1);
 static lm_mutex_t m_mutex;
@@ -545,7 +548,7 @@ static void many_driver(void *arg)
     uint32_t v = 1u;
     void *blk = NULL;
     if (op == OP_QUEUE_FLUSH) {
-        for (unsigned i = 0; i < 16u; i++) {
+        for (unsigned i = 0; i < M_QCAP; i++) {
             LMT_ST(lm_queue_send(&m_queue, &v, sizeof v, LM_NO_WAIT), LM_OK);
         }
     } else if (op == OP_POOL_DELETE) {
@@ -589,7 +592,7 @@ static void many_pattern(enum many_op o, unsigned n)
     memset(&m_mutex, 0, sizeof m_mutex);
     LMT_ST(lm_flags_create(&m_flags, 0), LM_OK);
     LMT_ST(lm_sem_create(&m_sem, 0, 1), LM_OK);
-    LMT_ST(lm_queue_create(&m_queue, m_qbuf, sizeof(uint32_t), 16), LM_OK);
+    LMT_ST(lm_queue_create(&m_queue, m_qbuf, sizeof(uint32_t), M_QCAP), LM_OK);
     LMT_ST(lm_pool_create(&m_pool, m_pbuf, sizeof m_pbuf, 16, 1), LM_OK);
     LMT_ST(lm_mutex_create(&m_mutex, LM_MUTEX_INHERIT), LM_OK);
     expect_status = (o == OP_FLAGS_SET || o == OP_QUEUE_FLUSH) ? LM_OK : LM_ERR_DELETED;

@@ -506,7 +506,7 @@ static void make_objects(void)
  * call takes the lock. */
 enum race_call {
     RC_SEM_TAKE, RC_SEM_GIVE, RC_SEM_DELETE, RC_MTX_LOCK, RC_MTX_UNLOCK, RC_MTX_DELETE,
-    RC_Q_SEND, RC_Q_RECEIVE, RC_Q_PEEK, RC_Q_FLUSH, RC_Q_DELETE, RC_F_SET, RC_F_CLEAR,
+    RC_Q_SEND, RC_Q_SEND_FRONT, RC_Q_RECEIVE, RC_Q_PEEK, RC_Q_FLUSH, RC_Q_DELETE, RC_F_SET, RC_F_CLEAR,
     RC_F_WAIT, RC_F_DELETE, RC_P_ALLOC, RC_P_FREE, RC_P_DELETE, RC_T_START, RC_T_STOP,
     RC_T_DELETE, RC_TH_START, RC_TH_TERMINATE, RC_TH_DELETE, RC_TH_SUSPEND, RC_TH_RESUME,
     RC_TH_PRIORITY, RC_TH_THRESHOLD, RC_TH_ABORT, RC_COUNT
@@ -514,7 +514,7 @@ enum race_call {
 
 static const char *const race_names[RC_COUNT] = {
     "sem_take", "sem_give", "sem_delete", "mutex_lock", "mutex_unlock", "mutex_delete",
-    "queue_send", "queue_receive", "queue_peek", "queue_flush", "queue_delete", "flags_set",
+    "queue_send", "queue_send_front", "queue_receive", "queue_peek", "queue_flush", "queue_delete", "flags_set",
     "flags_clear", "flags_wait", "flags_delete", "pool_alloc", "pool_free", "pool_delete",
     "timer_start", "timer_stop", "timer_delete", "thread_start", "thread_terminate",
     "thread_delete", "thread_suspend", "thread_resume", "thread_set_priority",
@@ -556,6 +556,7 @@ static lm_status_t race_call(void)
     case RC_MTX_UNLOCK: return lm_mutex_unlock(&mtx);
     case RC_MTX_DELETE: return lm_mutex_delete(&mtx);
     case RC_Q_SEND: return lm_queue_send(&q, &m, sizeof m, 10);
+    case RC_Q_SEND_FRONT: return lm_queue_send_front(&q, &m, sizeof m, 10);
     case RC_Q_RECEIVE: return lm_queue_receive(&q, &m, sizeof m, 10);
     case RC_Q_PEEK: return lm_queue_peek(&q, &m, sizeof m);
     case RC_Q_FLUSH: return lm_queue_flush(&q);

@@ -16,7 +16,7 @@ are read from the ELF directly):
     reserved entries are 0;
   - SVC, PendSV and SysTick are the symbols of those names; PendSV and
     SysTick are the Armv7-M port's (strong, not the start-up's weak default,
-    and they reach lm_port_switch / lmk_tick_announce);
+    and they reach lmk_switch_work / lmk_tick_announce);
   - the required symbols are defined;
   - everything loadable lies in flash (so programming the flash is enough),
     every allocated section lies in flash or RAM, and the image fits;
@@ -35,7 +35,7 @@ import sys
 REQUIRED = [
     "Reset_Handler", "HardFault_Handler", "Default_Handler", "PendSV_Handler",
     "SysTick_Handler", "SVC_Handler", "main", "lm_kernel_init", "lm_kernel_start",
-    "lm_port_start", "lm_port_switch", "lmk_tick_announce", "lm_board_init",
+    "lm_port_start", "lmk_switch_work", "lmk_tick_announce", "lm_board_init",
     "lm_board_puts", "lm_board_exit", "_write",
     "_sbrk", "__data_load", "__data_start", "__data_end", "__bss_start", "__bss_end",
     "__main_stack_top", "__heap_start", "__heap_end",
@@ -205,7 +205,7 @@ def main():
 
     # The port's handlers, not the start-up's weak defaults.
     default = syms.get("Default_Handler", (None,))[0]
-    for name, callee in (("PendSV_Handler", "lm_port_switch"),
+    for name, callee in (("PendSV_Handler", "lmk_switch_work"),
                          ("SysTick_Handler", "lmk_tick_announce")):
         addr, kind = syms.get(name, (None, "?"))
         c.check(kind == "T" and addr != default,

@@ -10,14 +10,35 @@
  * and the eight functions below. kernel/include/port_check.h fails the build
  * if any macro is missing.
  *
- * The kernel in turn gives the port four entry points (kernel/include/lmk.h):
+ * The kernel in turn gives the port these entry points (kernel/include/lmk.h):
  *   lmk_tick_announce(n)  from the tick interrupt, n ticks elapsed
- *   lmk_switch_select()   from the context-switch handler: returns the thread
- *                         to run next (the port saves and restores registers)
+ *   lmk_switch_work()     from the context-switch handler, when deferred work
+ *                         is pending (see below); returns with the lock held
+ *   lmk_switch_commit_locked()  from the context-switch handler, lock held:
+ *                         makes the chosen thread current, counts the switch,
+ *                         calls the switch hook; returns the thread to run
  *   lmk_thread_exit()     where a thread's entry function returns to
  *   lmk_fatal(r, w, t)    lm_fatal naming thread t, or none (NULL) when the
  *                         running thread's control block cannot be trusted
- */
+ *
+ * The context switch. The kernel decides at the event: the call that
+ * readies, blocks or yields chooses the next thread and, if it is not the
+ * running one, calls lm_port_switch_pend(). The port's handler then:
+ *   1. if the work bytes are not zero, calls lmk_switch_work() (lock not
+ *      held), which returns with the lock held and no work left; the port
+ *      withdraws its own pending request (the work's wakes made it, and the
+ *      decision already has their result), and drops the lock;
+ *   2. saves the running thread's registers;
+ *   3. under the lock, makes `next` current: either lmk_switch_commit_locked()
+ *      or, in assembly, current = next and bar = bar_next (statistics and
+ *      the switch hook off);
+ *   4. restores the registers of the new current thread.
+ * For step 3 in assembly, the first fields of the kernel's state (the
+ * symbol `lmk`) are, at these byte offsets: */
+#define LMK_SWITCH_CURRENT 0u                     /* lm_thread_t *: running */
+#define LMK_SWITCH_NEXT (sizeof(void *))           /* lm_thread_t *: chosen */
+#define LMK_SWITCH_WORK (2u * sizeof(void *))      /* two bytes: work pending */
+#define LMK_SWITCH_BAR (2u * sizeof(void *) + 2u)  /* uint16_t bar, bar_next */
 #ifndef LIMEN_PORT_H
 #define LIMEN_PORT_H
 

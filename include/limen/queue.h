@@ -11,10 +11,12 @@ typedef struct lm_queue {
 #endif
     struct lm_prioq waiters; /* receivers when empty, senders when full */
     uint8_t *buffer;
+    uint8_t *end;            /* buffer + capacity * msg_size */
+    uint8_t *read;           /* the oldest message */
+    uint8_t *write;          /* where the next message at the back goes */
     uint32_t msg_size;
     uint32_t capacity;
     uint32_t count;
-    uint32_t head;           /* index of the oldest message */
 } lm_queue_t;
 
 /* A buffer for `capacity` messages of `msg_size` bytes, suitably aligned. */

@@ -25,14 +25,25 @@ enum lmk_wait_kind {
 };
 
 struct lmk_kernel {
+    /* The first three fields are the port's view (include/limen/port.h,
+     * LMK_SWITCH_*): its context-switch handler runs the deferred work if
+     * any, then makes `next` current. */
     lm_thread_t *current;       /* the running thread */
+    lm_thread_t *next;          /* the thread chosen to run: the running one
+                                   unless a switch is pending (sched.c) */
+    uint8_t timeout_work;       /* deferred expiry work pending (timeout.c) */
+    uint8_t pi_work;            /* deferred inheritance work pending (mutex.c) */
+    /* A thread made ready runs next if and only if its priority is below
+     * (more urgent than) `bar`: the decision's threshold, kept with it so
+     * that a wake decides in one compare (sched.c). `bar_next` is what the
+     * bar becomes once `next` runs: its own threshold then counts too. */
+    uint16_t bar;
+    uint16_t bar_next;
     struct lm_prioq ready;      /* ready threads, running one included;
                                    the idle thread is never in it */
     lm_tick_t now;              /* ticks announced so far */
     uint16_t sched_lock;        /* scheduler lock depth: the application's
                                    (at most 255) plus one during a walk (R9) */
-    bool timeout_work;          /* deferred expiry work pending (timeout.c);
-                                   here so every switch tests it inline */
     /* p is in `held`: the head of ready ring p was preempted while its
      * threshold was more urgent than its priority; the threshold still
      * holds (R3.6). */
@@ -129,16 +140,23 @@ static inline unsigned lmk_min_prio(unsigned a, unsigned b)
 
 /* ---- scheduler (sched.c) ---- */
 
-/* These two are on every wake and every block: inline. */
-/* Put t (READY) at the tail of its priority's ring and request a switch if
- * it may preempt the running thread.
+/* The scheduler decides at the event: every call that readies, blocks,
+ * yields or changes a priority sets lmk.next under the lock, and the port's
+ * switch handler only carries the decision out (docs/design.md). */
+
+/* t runs next: it beat lmk.bar. Context: any. Lock: held. Cost: O(1). */
+void lmk_sched_preempt_locked(lm_thread_t *t);
+
+/* Put t (READY) at the tail of its priority's ring; if it beats the
+ * decision's bar, it runs next. Inline: this is every wake.
  * Context: any. Lock: held. Blocks: no. Cost: O(1). */
 static inline void lmk_ready_insert_locked(lm_thread_t *t)
 {
     lmk_prioq_push_back(&lmk.ready, &t->qlink, t->prio);
-    /* R2.2: equal priority never preempts; R3.1: only above the threshold. */
-    if (t->prio < lmk.current->preempt_limit && lmk.sched_lock == 0u && lmk.started) {
-        lm_port_switch_pend();
+    /* R2.2: equal priority never preempts; R3.1: only above the threshold;
+     * R6.2: nothing under the scheduler lock (the bar is then 0). */
+    if (t->prio < lmk.bar) {
+        lmk_sched_preempt_locked(t);
     }
 }
 
@@ -157,6 +175,7 @@ static inline lm_thread_t *lmk_ready_best(void)
 }
 
 /* Take t out of the ready queue; a preempted thread's hold ends (R3.6).
+ * The caller decides again (lmk_sched_decide_locked).
  * Context: any. Lock: held. Blocks: no. Cost: O(1). */
 static inline void lmk_ready_remove_locked(lm_thread_t *t)
 {
@@ -178,20 +197,38 @@ static inline bool lmk_sched_held(void)
 #endif
 }
 
-/* Request a switch if a ready thread is allowed to preempt the running one.
- * Cost: O(1). */
-void lmk_sched_check_locked(void);
+/* The running thread, in thread context, has just made lmk_sched_held()
+ * true: nothing may preempt it now. (A thread runs only with no switch
+ * pending, so lmk.next is already the running thread.) Lock: held. O(1). */
+static inline void lmk_sched_hold_locked(void)
+{
+    lmk.bar = 0u;
+    lmk.bar_next = 0u;
+}
+
+/* Decide again which thread runs next, from the whole state: the ready
+ * queue, the running thread's threshold and yield, the holds (R3.6) and the
+ * scheduler lock. Requests the switch if it is another thread.
+ * Context: any. Lock: held. Blocks: no. Cost: O(1). */
+void lmk_sched_decide_locked(void);
+/* lmk_sched_decide_locked for a running thread that is no longer ready or
+ * has just yielded (`yielded` set): the same answer, faster. O(1). */
+void lmk_sched_decide_given_up_locked(void);
 /* The running thread stops being ready (it blocks, sleeps, is suspended or
- * ends): take it out of the ready queue and request a switch. */
+ * ends): take it out of the ready queue and decide. O(1). */
 void lmk_sched_stop_current_locked(uint8_t new_state);
 /* Move t to effective priority prio (not its current one) wherever it is
  * queued (R4). Does not follow inheritance chains (mutex.c does). O(1). */
 void lmk_thread_move_prio_locked(lm_thread_t *t, unsigned prio);
 
-/* Called by the port's context-switch handler with the lock NOT held: runs
- * pending timeout work in bounded steps, then chooses the next thread, makes
- * it current and returns it. */
-lm_thread_t *lmk_switch_select(void);
+/* For the port's context-switch handler (include/limen/port.h). */
+/* Deferred work pending: the handler calls lmk_switch_work() first. */
+static inline bool lmk_switch_work_pending(void)
+{
+    return (lmk.timeout_work | lmk.pi_work) != 0u;
+}
+lm_irqstate_t lmk_switch_work(void);
+lm_thread_t *lmk_switch_commit_locked(void);
 
 /* ---- waiting and waking (wait.c) ---- */
 
@@ -238,6 +275,9 @@ static inline lm_thread_t *lmk_first_waiter(const struct lm_prioq *wq)
     unsigned p = lmk_prioq_best_prio(wq);
     return (p != LMK_PRIO_NONE) ? LMK_CONTAINER_OF(wq->ring[p], lm_thread_t, qlink) : NULL;
 }
+/* t's timeout has expired (the timeout already taken off the wheel): end
+ * its wait, LM_OK for a sleep, LM_ERR_TIMEOUT for any other. O(1). */
+void lmk_wait_expire_locked(lm_thread_t *t);
 /* Unlink t from what it waits on and cancel its timeout, without waking. */
 void lmk_wait_unlink_locked(lm_thread_t *t);
 /* t's wait is over (t already unlinked): cancel the timeout, store status,
@@ -287,6 +327,7 @@ static inline void lmk_walk_begin_locked(void)
 {
     if (!lm_port_in_isr()) {
         lmk.sched_lock++;
+        lmk_sched_hold_locked();
     }
 }
 void lmk_walk_end_locked(void);
@@ -332,16 +373,17 @@ static inline bool lmk_timeout_armed(const struct lm_timeout *to)
 }
 /* Tick interrupt: n ticks elapsed. O(1) under the lock. */
 void lmk_tick_announce(lm_tick_t n);
-/* Deferred tick work, lock NOT held: expire due timeouts, one per masked
- * step. Called from lmk_switch_select() in the context-switch handler. */
-void lmk_timeout_process(void);
+/* One masked step of deferred tick work (lock held on entry, released on
+ * return): expire one due timeout, or move on one slot, or find nothing
+ * left and clear lmk.timeout_work. From lmk_switch_work(). O(1). */
+void lmk_timeout_step(lm_irqstate_t s);
 /* Ticks until the next timeout could expire (LM_WAIT_FOREVER when none is
  * armed). May be early by design, never late. O(slots/32). */
 lm_tick_t lmk_ticks_to_next_event(void);
 /* True when deferred tick work is pending. */
 static inline bool lmk_timeout_work_pending(void)
 {
-    return lmk.timeout_work;
+    return lmk.timeout_work != 0u;
 }
 
 /* ---- fatal errors (kernel.c) ---- */
@@ -374,14 +416,9 @@ void lmk_prio_update_locked(lm_thread_t *t);
 void lmk_mutex_release_begin_locked(lm_thread_t *t);
 /* A waiter left m (timeout, abort, end): recompute the owner. O(1). */
 void lmk_mutex_waiter_left_locked(lm_mutex_t *m);
-/* Context-switch handler, lock NOT held: the deferred links and releases,
- * one masked step of O(1) each. */
-void lmk_pi_process(void);
-/* True when deferred links or releases are pending. */
-static inline bool lmk_pi_work_pending(void)
-{
-    return lmk.pi_head != NULL;
-}
+/* One masked step of the deferred links and releases (lock held on entry,
+ * released on return), from lmk_switch_work(). O(1). */
+void lmk_pi_step(lm_irqstate_t s);
 #endif
 
 /* ---- flags (flags.c) ---- */

@@ -12,6 +12,7 @@
  * the rest (FPCCR.ASPEN/LSPEN, enabled by the board's start-up).
  */
 #include <setjmp.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "limen/limen.h"
@@ -23,7 +24,8 @@
 #include "newlib_port.h"
 #endif
 
-lm_thread_t *lmk_switch_select(void);
+lm_irqstate_t lmk_switch_work(void);
+lm_thread_t *lmk_switch_commit_locked(void);
 void lmk_tick_announce(lm_tick_t n);
 _Noreturn void lmk_thread_exit(void);
 _Noreturn void lmk_fatal(lm_fatal_t reason, const char *where, const lm_thread_t *thread);
@@ -39,12 +41,6 @@ extern lm_thread_t lmk_idle_thread;
 _Static_assert(TICK_COUNTS >= 2u && TICK_COUNTS <= 0x01000000u,
                "LM_PORT_CPU_HZ / LM_CFG_TICK_HZ must fit SysTick's 24-bit counter");
 
-/* What the first PendSV saves for main, which it never resumes: R4-R11 and
- * EXC_RETURN, and S16-S31 had main an active FPU context. lm_port_start()
- * clears that context first, so only 9 words are written, but the area
- * takes the worst case, rounded up to keep PSP 8-byte aligned. */
-#define START_STACK_WORDS 26u
-
 /* The priorities the port relies on, checked where they are chosen. */
 _Static_assert(LM_PORT_BASEPRI > 0u && LM_PORT_BASEPRI <= 0xFFu,
                "LM_PORT_BASEPRI must be 1..255: 0 would mask nothing");
@@ -56,9 +52,8 @@ _Static_assert(PENDSV_PRIO >= LM_PORT_BASEPRI && PENDSV_PRIO >= LM_PORT_SYSTICK_
                "PendSV must have the lowest priority");
 
 static struct {
-    volatile bool started;    /* threads run: first switch until lm_port_stop */
+    volatile bool started;    /* threads run: lm_port_start until lm_port_stop */
     jmp_buf exit_to;          /* lm_port_stop() returns from lm_port_start() */
-    _Alignas(8) uint32_t start_stack[START_STACK_WORDS]; /* the first PendSV saves here */
 #if defined(__ARM_FP)
     uint32_t main_fp[16];     /* main's S16-S31 while the kernel runs */
 #endif
@@ -287,20 +282,49 @@ static bool tickless_period_over(void);
 static void tickless_expired(void);
 #endif
 
-/* Called by PendSV_Handler with the outgoing thread's saved stack pointer;
- * returns the incoming one's. */
-void *lm_port_switch(void *sp);
-void *lm_port_switch(void *sp)
+/*
+ * The context switch (include/limen/port.h). The kernel has decided at the
+ * event (lmk.next); PendSV, at the lowest priority, saves the running
+ * thread's registers, makes lmk.next current under the lock and restores
+ * its registers. Deferred kernel work (expiries, inheritance chains) goes
+ * first, on a branch the common switch does not take.
+ *
+ * With nothing to count, report or check at a switch (statistics, the
+ * switch hook, the stack check, the MPU guard, newlib's per-thread state,
+ * tickless idle: all off, as in configs/bench.h), the switch is all
+ * assembly. Otherwise it calls lmp_switch() below.
+ */
+#if LM_CFG_MPU_STACK_GUARD || LM_CFG_NEWLIB || LM_CFG_TICKLESS
+#define LMP_SWITCH_IN_C 1 /* per-switch work in C: lmp_switch() */
+#else
+#define LMP_SWITCH_IN_C 0
+#endif
+/* Something to count or report at a switch (statistics, the switch hook,
+ * the event trace): the commit is the kernel's C function, called under
+ * the lock the assembly takes. */
+#define LMP_COMMIT_IN_C (LM_CFG_STATS || LM_CFG_SWITCH_HOOK || LM_CFG_TRACE)
+
+/* PendSV's stack check found prev's saved stack pointer in its guard words,
+ * or the guard word nearest its stack overwritten: the full check decides
+ * and names the thread as far as it can. */
+void lmp_switch_stack_check(lm_thread_t *prev);
+void lmp_switch_stack_check(lm_thread_t *prev)
 {
-    if (port.started) {
-        lm_thread_t *prev = lm_thread_self();
-        prev->ctx.sp = sp;
-        if (!lmp_stack_ok(prev, sp)) {
-            lmp_stack_overflow(prev); /* fault.c: names it as far as it can */
-        }
+    if (!lmp_stack_ok(prev, prev->ctx.sp)) {
+        lmp_stack_overflow(prev);
     }
-    port.started = true;
-    lm_thread_t *next = lmk_switch_select();
+}
+
+#if LMP_SWITCH_IN_C
+/* PendSV, lock not held: prev's registers are saved (prev->ctx.sp). Makes
+ * the switch and returns the thread to resume. */
+lm_thread_t *lmp_switch(lm_thread_t *prev);
+lm_thread_t *lmp_switch(lm_thread_t *prev)
+{
+    (void)prev;
+    lm_irqstate_t s = lm_port_irq_lock();
+    lm_thread_t *next = lmk_switch_commit_locked();
+    lm_port_irq_unlock(s);
 #if LM_CFG_MPU_STACK_GUARD
     lmp_stack_guard_set(next);
 #endif
@@ -312,31 +336,137 @@ void *lm_port_switch(void *sp)
 #if LM_CFG_NEWLIB
     _impure_ptr = next->ctx.reent; /* errno, stdio streams: per thread */
 #endif
-    return next->ctx.sp;
+    return next;
 }
+#endif
+
+/* The lock around the commit: BASEPRI, as every kernel lock, raised
+ * under PRIMASK on a core that may have erratum 837070 (as
+ * lm_port_irq_lock does there). */
+#if LM_PORT_ERRATUM_837070 == 0
+#define LMP_COMMIT_LOCK "mov r1, %[ceiling]\n msr basepri, r1\n"
+#define LMP_COMMIT_UNLOCK "msr basepri, r1\n" /* r1 is 0 */
+#else
+#define LMP_COMMIT_LOCK "mov r1, %[ceiling]\n cpsid i\n msr basepri, r1\n cpsie i\n"
+#define LMP_COMMIT_UNLOCK "msr basepri, r1\n"
+#endif
+
+#if defined(__ARM_FP)
+#define LMP_FP_SAVE "tst lr, #0x10\n it eq\n vstmdbeq r0!, {s16-s31}\n"
+#define LMP_FP_LOAD "tst lr, #0x10\n it eq\n vldmiaeq r0!, {s16-s31}\n"
+#else
+#define LMP_FP_SAVE ""
+#define LMP_FP_LOAD ""
+#endif
 
 __attribute__((naked)) void PendSV_Handler(void);
 __attribute__((naked)) void PendSV_Handler(void)
 {
     __asm volatile(
+        "ldr r3, =lmk\n"
+        "ldrh r1, [r3, %[work]]\n"
         "mrs r0, psp\n"
-        "isb\n"
-#if defined(__ARM_FP)
-        "tst lr, #0x10\n"
-        "it eq\n"
-        "vstmdbeq r0!, {s16-s31}\n"
-#endif
+        "cbnz r1, 3f\n"
+        "1:\n"
+        LMP_FP_SAVE
         "stmdb r0!, {r4-r11, lr}\n"
-        "bl lm_port_switch\n"
-        "ldmia r0!, {r4-r11, lr}\n"
-#if defined(__ARM_FP)
-        "tst lr, #0x10\n"
-        "it eq\n"
-        "vldmiaeq r0!, {s16-s31}\n"
+        "ldr r1, [r3, %[current]]\n"
+        "str r0, [r1]\n" /* prev->ctx.sp: the context is the first field */
+#if LM_CFG_STACK_CHECK
+        /* The saved stack pointer above the guard words, and the guard
+         * word an overflow reaches first intact; else the full check. */
+        "ldr r2, [r1, %[bottom]]\n"
+        "add r12, r2, %[guard_bytes]\n"
+        "cmp r0, r12\n"
+        "blo 4f\n"
+        "ldr r12, [r12, #-4]\n"
+        "ldr r2, =%c[guard]\n"
+        "cmp r12, r2\n"
+        "bne 4f\n"
+        "5:\n"
 #endif
+#if LMP_SWITCH_IN_C
+        "mov r0, r1\n"
+        "bl lmp_switch\n"
+        "ldr r0, [r0]\n"
+#elif LMP_COMMIT_IN_C
+        "push {r3, lr}\n"
+        LMP_COMMIT_LOCK
+        "bl lmk_switch_commit_locked\n"
+        "movs r1, #0\n"
+        LMP_COMMIT_UNLOCK
+        "pop {r3, lr}\n"
+        "ldr r0, [r0]\n"
+#else
+        LMP_COMMIT_LOCK
+        "ldr r2, [r3, %[next]]\n"
+        "str r2, [r3, %[current]]\n"
+        "ldrh r1, [r3, %[bar_next]]\n"
+        "strh r1, [r3, %[bar]]\n"
+        "movs r1, #0\n"
+        "strb r1, [r2, %[yielded]]\n" /* the decision takes effect (R3.5) */
+        LMP_COMMIT_UNLOCK
+        "ldr r0, [r2]\n"
+#endif
+        "ldmia r0!, {r4-r11, lr}\n"
+        LMP_FP_LOAD
         "msr psp, r0\n"
+        "bx lr\n"
+        /* Deferred work: returns with the lock held and none left. Its
+         * wakes pended this handler again: withdraw that, as lmk.next has
+         * their decision, and this pass carries it out. */
+        "3:\n"
+        "push {r0, lr}\n"
+        "bl lmk_switch_work\n"
+        "ldr r1, =0xE000ED04\n" /* ICSR */
+        "mov r2, #0x08000000\n" /* PENDSVCLR */
+        "str r2, [r1]\n"
+        "msr basepri, r0\n" /* the state lmk_switch_work's lock returned */
+        "pop {r0, lr}\n"
+        "ldr r3, =lmk\n"
+        "b 1b\n"
+#if LM_CFG_STACK_CHECK
+        "4:\n"
+        "push {r1, lr}\n"
+        "mov r0, r1\n"
+        "bl lmp_switch_stack_check\n" /* returns only if all is well */
+        "pop {r1, lr}\n"
+        "ldr r3, =lmk\n"
+        "b 5b\n"
+#endif
+        ".ltorg\n"
+        :
+        : [work] "i"(LMK_SWITCH_WORK), [current] "i"(LMK_SWITCH_CURRENT),
+          [bottom] "i"(offsetof(lm_port_context_t, stack_bottom)),
+          [guard_bytes] "i"(LMP_STACK_GUARD_WORDS * 4u), [guard] "i"(LMP_STACK_GUARD),
+          [next] "i"(LMK_SWITCH_NEXT), [bar] "i"(LMK_SWITCH_BAR),
+          [bar_next] "i"(LMK_SWITCH_BAR + 2u),
+          [yielded] "i"(offsetof(lm_thread_t, yielded)), [ceiling] "i"(LM_PORT_BASEPRI));
+}
+
+/* The first thread starts from thread mode, without an exception: its saved
+ * context is unstacked by hand onto its own stack (PSP), the lock drops,
+ * and control passes to its entry. Interrupts pending at the unlock run on
+ * that stack, before the entry, as they would after an exception return. */
+__attribute__((naked, noreturn)) static void start_first(void *sp)
+{
+    (void)sp; /* in r0 */
+    __asm volatile(
+        "ldmia r0!, {r4-r11, lr}\n" /* lr: the EXC_RETURN word, unused here */
+        "ldr r1, [r0, #24]\n"       /* the frame's pc: the entry */
+        "ldr lr, [r0, #20]\n"       /* its lr: where the entry returns */
+        "ldr r2, [r0, #0]\n"        /* its r0: the entry's argument */
+        "add r0, r0, #32\n"
+        "msr psp, r0\n"
+        "movs r0, #2\n"             /* CONTROL.SPSEL: thread mode on PSP */
+        "msr control, r0\n"
         "isb\n"
-        "bx lr\n");
+        "mov r0, r2\n"
+        "orr r1, r1, #1\n"          /* Thumb */
+        "movs r3, #0\n"
+        "msr basepri, r3\n"
+        "isb\n"
+        "bx r1\n");
 }
 
 void SysTick_Handler(void);
@@ -411,7 +541,6 @@ void lm_port_start(lm_thread_t *first)
 {
     /* Entered with the kernel lock held (include/limen/port.h): nothing
      * below can be interrupted by a handler that calls the kernel. */
-    (void)first; /* the kernel made it current; the first PendSV picks it */
     port.started = false;
     if (setjmp(port.exit_to) != 0) {
 #if defined(__ARM_FP)
@@ -429,16 +558,16 @@ void lm_port_start(lm_thread_t *first)
 #if defined(__ARM_FP)
     main_fpu_save();
 #endif
-    /* The first PendSV "saves" into a scratch area, then switches. */
-    __asm volatile("msr psp, %0\n isb" ::"r"(&port.start_stack[START_STACK_WORDS]) : "memory");
-    lm_port_switch_pend();
-    /* Only now may an interrupt ready a thread: the switch it asks for
-     * finds PSP and the tick in place. Pending interrupts run here, the
-     * switch after them (PendSV has the lowest priority). */
-    lm_port_irq_unlock(0u);
-    for (;;) {
-        /* PendSV is taken at the unlock above and never comes back here. */
-    }
+#if LM_CFG_MPU_STACK_GUARD
+    lmp_stack_guard_set(first);
+#endif
+#if LM_CFG_NEWLIB
+    _impure_ptr = first->ctx.reent;
+#endif
+    port.started = true;
+    /* Only at its unlock may an interrupt ready a thread: the switch it
+     * asks for finds PSP and the tick in place. */
+    start_first(first->ctx.sp);
 }
 
 _Noreturn void lm_port_stop(void)

@@ -50,7 +50,8 @@
 
 /* Kernel entry points for ports (kernel/include/lmk.h). */
 void lmk_tick_announce(lm_tick_t n);
-lm_thread_t *lmk_switch_select(void);
+lm_irqstate_t lmk_switch_work(void);
+lm_thread_t *lmk_switch_commit_locked(void);
 _Noreturn void lmk_thread_exit(void);
 
 enum ev_kind { EV_NOW, EV_TICK, EV_UNMASK, EV_LOCK };
@@ -380,7 +381,13 @@ static void pendsv(void)
         lm_thread_t *prev = lm_thread_self();
         hp.leaving = prev;
         guard_check(prev); /* before the kernel makes another thread current */
-        lm_thread_t *next = lmk_switch_select();
+        /* Returns with the lock held (with nothing pending, at once). Any
+         * request made so far, the deferred work's wakes' included, is
+         * answered by the decision this switch carries out. */
+        lm_irqstate_t s = lmk_switch_work();
+        hp.switch_pending = false;
+        lm_thread_t *next = lmk_switch_commit_locked();
+        lm_port_irq_unlock(s);
         hp.in_pendsv = false;
         if (next != prev) {
             guard_arm(next);

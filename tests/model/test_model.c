@@ -249,7 +249,8 @@ static const char *read_tape(const char *path)
 static uint32_t ring_value(const lm_queue_t *q, uint32_t k)
 {
     uint32_t v;
-    memcpy(&v, q->buffer + 4u * ((q->head + k) % q->capacity), 4);
+    uint32_t first = (uint32_t)(q->read - q->buffer) / 4u;
+    memcpy(&v, q->buffer + 4u * ((first + k) % q->capacity), 4);
     return v;
 }
 
@@ -691,7 +692,7 @@ static void irq_sync(void)
                     (int)ks);
         }
     }
-    /* Has the switch handler decided (R12.2) since the model last did? A
+    /* Has the switch handler switched (R12.2) since the model last decided? A
      * decision that picks another thread shows in lm_thread_self(). One that
      * keeps the same thread shows nowhere in the API, and it matters only
      * when that thread had given up the CPU (blocked or yielded, then made
@@ -700,9 +701,9 @@ static void irq_sync(void)
      * having left the CPU. The kernel clears its `yielded` flag in that
      * decision and nowhere else, so the driver reads that (private) field:
      * a handler that runs between the switch handler's timeout steps sees it
-     * still set, one at the decision's own unmask sees it clear. A count of
+     * still set, one at the switch's own unmask sees it clear. A count of
      * switch-handler runs kept by the port cannot tell these two apart:
-     * both run inside the same lmk_switch_select call. */
+     * both run inside the same pass of the switch handler. */
     int self = index_of(lm_thread_self());
     if (self != M.cur) {
         md_resched(&M); /* the kernel has switched since the last call */
