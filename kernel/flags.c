@@ -69,7 +69,7 @@ lm_status_t lm_flags_set(lm_flags_t *f, uint32_t bits)
         if (n == NULL) {
             lmk_walk_end_locked();
             lm_port_irq_unlock(s);
-            return LM_OK;
+            return lmk_trace_obj(LM_TRACE_FLAGS_SET, f, LM_OK);
         }
         lm_thread_t *t = LMK_CONTAINER_OF(n, lm_thread_t, qlink);
         if (satisfied(f->bits, t->wait_flags, t->wait_opt)) {
@@ -125,12 +125,12 @@ lm_status_t lm_flags_wait(lm_flags_t *f, uint32_t bits, unsigned options,
         if (actual != NULL) {
             *actual = seen;
         }
-        return LM_OK;
+        return lmk_trace_obj(LM_TRACE_FLAGS_WAIT, f, LM_OK);
     }
     lm_status_t st = lmk_wait_allowed(timeout);
     if (st != LM_OK) {
         lm_port_irq_unlock(s);
-        return LMK_FAIL(st);
+        return lmk_trace_obj(LM_TRACE_FLAGS_WAIT, f, LMK_FAIL(st));
     }
     lm_thread_t *cur = lmk.current;
     cur->wait_flags = bits;
@@ -144,7 +144,7 @@ lm_status_t lm_flags_wait(lm_flags_t *f, uint32_t bits, unsigned options,
     if (cur->wait_status == LM_OK && actual != NULL) {
         *actual = seen;
     }
-    return cur->wait_status;
+    return lmk_trace_obj(LM_TRACE_FLAGS_WAIT, f, cur->wait_status);
 }
 
 lm_status_t lm_flags_get(const lm_flags_t *f, uint32_t *bits)

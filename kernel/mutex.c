@@ -328,7 +328,7 @@ lm_status_t lm_mutex_lock(lm_mutex_t *m, lm_tick_t timeout)
     if (m->owner == NULL) {
         st = mutex_take_free_locked(m, cur);
         lm_port_irq_unlock(s);
-        return LMK_FAIL(st);
+        return lmk_trace_obj(LM_TRACE_MUTEX_LOCK, m, LMK_FAIL(st));
     }
     if (m->owner == cur) {
         st = LM_OK;
@@ -338,14 +338,14 @@ lm_status_t lm_mutex_lock(lm_mutex_t *m, lm_tick_t timeout)
             m->depth++;
         }
         lm_port_irq_unlock(s);
-        return LMK_FAIL(st);
+        return lmk_trace_obj(LM_TRACE_MUTEX_LOCK, m, LMK_FAIL(st));
     }
     st = lmk_wait_allowed(timeout);
     if (st != LM_OK) {
         lm_port_irq_unlock(s);
-        return LMK_FAIL(st);
+        return lmk_trace_obj(LM_TRACE_MUTEX_LOCK, m, LMK_FAIL(st));
     }
-    return LMK_FAIL(mutex_lock_wait(m, cur, timeout, s));
+    return lmk_trace_obj(LM_TRACE_MUTEX_LOCK, m, LMK_FAIL(mutex_lock_wait(m, cur, timeout, s)));
 }
 
 lm_status_t lm_mutex_unlock(lm_mutex_t *m)
@@ -362,7 +362,7 @@ lm_status_t lm_mutex_unlock(lm_mutex_t *m)
     }
     if (m->owner != cur) {
         lm_port_irq_unlock(s);
-        return LMK_FAIL(LM_ERR_NOT_OWNER);
+        return lmk_trace_obj(LM_TRACE_MUTEX_UNLOCK, m, LMK_FAIL(LM_ERR_NOT_OWNER));
     }
     if (--m->depth == 0u) {
         mutex_release_locked(m, cur);
@@ -370,7 +370,7 @@ lm_status_t lm_mutex_unlock(lm_mutex_t *m)
         mutex_hand_over_locked(m, LM_OK);
     }
     lm_port_irq_unlock(s);
-    return LM_OK;
+    return lmk_trace_obj(LM_TRACE_MUTEX_UNLOCK, m, LM_OK);
 }
 
 /* Release the first mutex t owns (R5.6: in the order t acquired them) to

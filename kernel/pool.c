@@ -68,18 +68,18 @@ lm_status_t lm_pool_alloc(lm_pool_t *p, void **block, lm_tick_t timeout)
         p->free_count--;
         lm_port_irq_unlock(s);
         *block = blk;
-        return LM_OK;
+        return lmk_trace_obj(LM_TRACE_POOL_ALLOC, p, LM_OK);
     }
     lm_status_t st = lmk_wait_allowed(timeout);
     if (st != LM_OK) {
         lm_port_irq_unlock(s);
-        return LMK_FAIL(st);
+        return lmk_trace_obj(LM_TRACE_POOL_ALLOC, p, LMK_FAIL(st));
     }
     lm_thread_t *cur = lmk.current;
     cur->wait_data = block;
     lmk_wait_prioq_locked(&p->waiters, LMK_WAIT_PRIOQ, &p->waiters, timeout);
     lm_port_irq_unlock(s);
-    return cur->wait_status;
+    return lmk_trace_obj(LM_TRACE_POOL_ALLOC, p, cur->wait_status);
 }
 
 lm_status_t lm_pool_free(lm_pool_t *p, void *block)
@@ -117,7 +117,7 @@ lm_status_t lm_pool_free(lm_pool_t *p, void *block)
         p->free_count++;
     }
     lm_port_irq_unlock(s);
-    return LM_OK;
+    return lmk_trace_obj(LM_TRACE_POOL_FREE, p, LM_OK);
 }
 
 lm_status_t lm_pool_available(const lm_pool_t *p, uint32_t *free_blocks)

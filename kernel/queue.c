@@ -176,12 +176,12 @@ static QUEUE_SEND_INLINE lm_status_t queue_send(lm_queue_t *q, const void *msg, 
 
 lm_status_t lm_queue_send(lm_queue_t *q, const void *msg, size_t size, lm_tick_t timeout)
 {
-    return queue_send(q, msg, size, timeout, false);
+    return lmk_trace_obj(LM_TRACE_QUEUE_SEND, q, queue_send(q, msg, size, timeout, false));
 }
 
 lm_status_t lm_queue_send_front(lm_queue_t *q, const void *msg, size_t size, lm_tick_t timeout)
 {
-    return queue_send(q, msg, size, timeout, true);
+    return lmk_trace_obj(LM_TRACE_QUEUE_SEND_FRONT, q, queue_send(q, msg, size, timeout, true));
 }
 
 /* The most urgent blocked sender moves its message into the queue.
@@ -216,7 +216,7 @@ lm_status_t lm_queue_receive(lm_queue_t *q, void *buf, size_t size, lm_tick_t ti
             (void)admit_sender_locked(q);
         }
         lm_port_irq_unlock(s);
-        return LM_OK;
+        return lmk_trace_obj(LM_TRACE_QUEUE_RECEIVE, q, LM_OK);
     }
     lm_thread_t *w = waiting_sender(q);
     if (w != NULL) {
@@ -228,19 +228,19 @@ lm_status_t lm_queue_receive(lm_queue_t *q, void *buf, size_t size, lm_tick_t ti
         lmk_prioq_remove(&q->waiters, &w->qlink, w->prio);
         lmk_wait_finish_locked(w, LM_OK);
         lm_port_irq_unlock(s);
-        return LM_OK;
+        return lmk_trace_obj(LM_TRACE_QUEUE_RECEIVE, q, LM_OK);
     }
     lm_status_t st = lmk_wait_allowed(timeout);
     if (st != LM_OK) {
         lm_port_irq_unlock(s);
-        return LMK_FAIL(st); /* LM_ERR_WOULD_BLOCK: the queue is empty */
+        return lmk_trace_obj(LM_TRACE_QUEUE_RECEIVE, q, LMK_FAIL(st)); /* LM_ERR_WOULD_BLOCK: empty */
     }
     lm_thread_t *cur = lmk.current;
     cur->wait_data = buf;
     cur->wait_opt = QWAIT_RECV;
     lmk_wait_prioq_locked(&q->waiters, LMK_WAIT_PRIOQ, &q->waiters, timeout);
     lm_port_irq_unlock(s);
-    return cur->wait_status;
+    return lmk_trace_obj(LM_TRACE_QUEUE_RECEIVE, q, cur->wait_status);
 }
 
 lm_status_t lm_queue_peek(const lm_queue_t *q, void *buf, size_t size)

@@ -170,6 +170,7 @@ void lmk_sched_stop_current_locked(uint8_t new_state)
  * an unchanged one would send a ready thread to the tail of its ring. */
 void lmk_thread_move_prio_locked(lm_thread_t *t, unsigned prio)
 {
+    lmk_trace_prio(t, prio, NULL, prio < t->prio);
     switch (t->state) {
     case LM_THREAD_READY:
         lmk_ready_remove_locked(t);
@@ -261,6 +262,7 @@ lm_thread_t *lmk_switch_commit_locked(void)
             lmk.switch_hook(prev, next);
         }
 #endif
+        lmk_trace_switch(prev, next, prev->yielded != 0u);
         lmk.current = next;
     }
     lmk.bar = lmk.bar_next;

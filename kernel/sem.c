@@ -52,16 +52,16 @@ lm_status_t lm_sem_take(lm_sem_t *s, lm_tick_t timeout)
     if (s->count != 0u) {
         s->count--;
         lm_port_irq_unlock(st);
-        return LM_OK;
+        return lmk_trace_obj(LM_TRACE_SEM_TAKE, s, LM_OK);
     }
     lm_status_t r = lmk_wait_allowed(timeout);
     if (r != LM_OK) {
         lm_port_irq_unlock(st);
-        return LMK_FAIL(r);
+        return lmk_trace_obj(LM_TRACE_SEM_TAKE, s, LMK_FAIL(r));
     }
     lmk_wait_prioq_locked(&s->waiters, LMK_WAIT_PRIOQ, &s->waiters, timeout);
     lm_port_irq_unlock(st);
-    return lmk.current->wait_status;
+    return lmk_trace_obj(LM_TRACE_SEM_TAKE, s, lmk.current->wait_status);
 }
 
 /* Context: thread, isr. Lock: taken. Cost: O(1). */
@@ -80,7 +80,7 @@ lm_status_t lm_sem_give(lm_sem_t *s)
         }
     }
     lm_port_irq_unlock(st);
-    return LMK_FAIL(r);
+    return lmk_trace_obj(LM_TRACE_SEM_GIVE, s, LMK_FAIL(r));
 }
 
 lm_status_t lm_sem_count(const lm_sem_t *s, uint32_t *count)

@@ -104,6 +104,7 @@ lm_status_t lm_thread_create(lm_thread_t *t, const lm_thread_attr_t *attr)
 #if LM_CFG_ARG_CHECKS
     t->magic = LM_MAGIC_THREAD;
 #endif
+    lmk_trace_thread_create(t);
     lm_port_irq_unlock(s);
     return LM_OK;
 }
@@ -156,6 +157,7 @@ lm_status_t lm_thread_start(lm_thread_t *t)
     t->suspended = 0u;
     t->wait_kind = LMK_WAIT_NONE;
     t->state = LM_THREAD_READY;
+    lmk_trace_thread(LM_TRACE_THREAD_START, t, 0u);
     /* t->held: empty since t ended, or still being released (R5.6) by the
      * switch handler, which runs before t can. */
     lmk_ready_insert_locked(t);
@@ -167,6 +169,7 @@ lm_status_t lm_thread_start(lm_thread_t *t)
  * mutex and more, and chains, go on in the switch handler (mutex.c). */
 static void thread_end_locked(lm_thread_t *t)
 {
+    lmk_trace_thread(LM_TRACE_THREAD_END, t, 0u);
     switch (t->state) {
     case LM_THREAD_READY:
         if (t == lmk.current) {
@@ -229,6 +232,7 @@ lm_status_t lm_thread_delete(lm_thread_t *t)
         st = LM_ERR_STATE; /* a start is filling its stack (lm_thread_start) */
     }
     if (st == LM_OK) {
+        lmk_trace_thread(LM_TRACE_THREAD_DELETE, t, 0u);
         if (thread_live(t)) {
             thread_end_locked(t);
         }
@@ -285,6 +289,7 @@ lm_status_t lm_thread_suspend(lm_thread_t *t)
         st = LM_ERR_STATE;
         break;
     }
+    lmk_trace_thread(LM_TRACE_THREAD_SUSPEND, t, (uint16_t)st);
     lm_port_irq_unlock(s);
     return LMK_FAIL(st);
 }
@@ -306,6 +311,7 @@ lm_status_t lm_thread_resume(lm_thread_t *t)
     } else {
         st = LM_ERR_STATE;
     }
+    lmk_trace_thread(LM_TRACE_THREAD_RESUME, t, (uint16_t)st);
     lm_port_irq_unlock(s);
     return LMK_FAIL(st);
 }
@@ -340,6 +346,7 @@ lm_status_t lm_thread_yield(void)
     }
     lm_irqstate_t s = lm_port_irq_lock();
     lm_thread_t *cur = lmk.current;
+    lmk_trace_yield(cur);
     if (cur != &lmk_idle_thread) {
         unsigned best = lmk_prioq_best_prio(&lmk.ready);
         bool peer = lmk_prioq_has_peer(&lmk.ready, cur->prio);

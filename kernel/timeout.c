@@ -122,6 +122,7 @@ void lmk_tick_announce(lm_tick_t n)
 {
     lm_irqstate_t s = lm_port_irq_lock();
     lmk.now += n;
+    lmk_trace_tick(n, lmk.now);
 #if LM_CFG_STATS
     lmk.stats.ticks += n;
 #endif
@@ -141,6 +142,7 @@ void lmk_tick_announce(lm_tick_t n)
             lmk_ready_remove_locked(cur);
             lmk_prioq_push_back(&lmk.ready, &cur->qlink, cur->prio);
             cur->yielded = 1u;
+            lmk_trace_slice(cur);
 #if LM_CFG_STATS
             lmk.stats.slice_expiries++;
             cur->stats.slice_expiries++;
@@ -186,6 +188,7 @@ void lmk_timeout_step(lm_irqstate_t s)
         if (to->is_timer != 0u) {
             lm_timer_t *tm = LMK_CONTAINER_OF(to, lm_timer_t, timeout);
             lm_timer_fn_t fn = tm->fn;
+            (void)lmk_trace_obj(LM_TRACE_TIMER_EXPIRY, tm, LM_OK);
             void *arg = tm->arg;
             if (tm->period != 0u) {
                 to->deadline += tm->period; /* no drift (R10.2) */

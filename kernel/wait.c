@@ -16,6 +16,7 @@
 void lmk_block_current_locked(uint8_t kind, void *obj, lm_tick_t timeout)
 {
     lm_thread_t *cur = lmk.current;
+    lmk_trace_block(cur, kind, obj);
     cur->wait_kind = kind;
     cur->wait_obj = obj;
     cur->wait_status = LM_OK;
@@ -39,6 +40,7 @@ void lmk_wait_prioq_locked(struct lm_prioq *wq, uint8_t kind, void *obj,
  * the status, make t ready (or suspended). Lock: held. Cost: O(1). */
 static inline void wait_done_locked(lm_thread_t *t, lm_status_t status)
 {
+    lmk_trace_ready(t, status);
     t->wait_status = status;
     t->wait_kind = LMK_WAIT_NONE;
     if (t->suspended != 0u) {

@@ -5,6 +5,7 @@
 limen_add_kernel_config(limen_nochecks LM_CFG_ARG_CHECKS=0 LM_CFG_ASSERT=0)
 limen_add_kernel_config(limen_p1024 LM_CFG_PRIORITIES=1024)
 limen_add_kernel_config(limen_errhook LM_CFG_ERROR_HOOK=1)
+limen_add_kernel_config(limen_trace LM_CFG_TRACE=1)
 
 # limen_test_variant(<kernel> <suffix> <test names...>)
 function(limen_test_variant kernel suffix)
@@ -31,3 +32,7 @@ limen_test_variant(limen_nochecks nochecks test_producer_consumer test_sched tes
 limen_test_variant(limen_p1024 p1024 test_producer_consumer test_sched test_timeslice test_sem
                    test_mutex test_queue test_timeout test_bad_input)
 limen_test_variant(limen_errhook errhook test_error_hook)
+# The recorder's own test, and rule tests on the kernel with the recorder
+# compiled in (not started): the hooks change no behaviour.
+limen_test_variant(limen_trace trace test_trace test_sched test_timeslice test_sem test_queue
+                   test_mutex test_flags test_pool test_timer test_thread test_producer_consumer)

@@ -15,6 +15,10 @@
     ./limen cmsis-validate --suite PATH
                              Arm's CMSIS-RTOS2 validation suite (a copy outside
                              this tree) on the CMSIS-RTOS2 layer under QEMU
+    ./limen trace record     record the experiment's three cases (QEMU or --host)
+    ./limen trace summary F  TraceX-style statistics of a trace [--cycles EVENT] [--json]
+    ./limen trace html F     a self-contained HTML timeline; export F: Chrome JSON, CTF, .trx
+    ./limen trace live ELF   a running target's trace over GDB's remote protocol, like top
     ./limen setup            install what is missing (Debian, as root)
     ./limen --version        Limen's version (include/limen/version.h)
 
@@ -97,14 +101,15 @@ def build(preset, targets=()):
     return run(cmd)
 
 
-def qemu_run(board, elf, timeout=300):
-    """Run an image under QEMU; returns (exit code, console output)."""
+def qemu_run(board, elf, timeout=300, cwd=ROOT):
+    """Run an image under QEMU (in cwd: where semihosting writes files);
+    returns (exit code, console output)."""
     cmd = ["qemu-system-arm", "-M", BOARDS[board], "-nographic", "-monitor", "none",
            "-semihosting-config", "enable=on,target=native", "-icount", QEMU_ICOUNT,
            "-kernel", elf]
     log(" ".join(cmd))
     try:
-        p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+        p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired as e:
         out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
         return 124, out
@@ -155,7 +160,72 @@ def cmd_demo(args):
     print("(instructions executed, not cycles of a real core: docs/measuring.md)\n")
     print("\n".join(table))
     print(EXPLANATION)
+    return demo_traces(board)
+
+
+def demo_traces(board):
+    """The demo's second part: the three cases recorded with the event
+    recorder (examples/producer_consumer/main_trace.c), the statistics of
+    one cycle of each from its trace, and an HTML timeline of each."""
+    outdir = os.path.join(build_root(), board, "traces")
+    files = trace_record(board, outdir)
+    if files is None:
+        return 1
+    from limentrace import analysis, decode, html
+    print("\nPer cycle, from the event trace (records between two marks of D's loop, "
+          "docs/trace.md):\n")
+    print(f"{'case':<10} {'switches':>9} {'preemptions':>12} {'relinquishes':>13} "
+          f"{'resumptions':>12} {'suspensions':>12} {'queue ops':>10} {'records':>8}")
+    for case in DEMO_CASES:
+        tr = decode.load(files[case])
+        cyc = analysis.cycles(tr, "cycle")
+        c = cyc[-1].counters  # the last whole cycle; every cycle counts the same
+        print(f"{case:<10} {c['context_switches']:>9} {c['preemptions']:>12} "
+              f"{c['relinquishes']:>13} {c['resumptions']:>12} {c['suspensions']:>12} "
+              f"{c['object_operations']:>10} {cyc[-1].end - cyc[-1].first:>8}")
+    print("\nTimelines (open in a browser; wheel zooms, drag pans, shift-drag selects):")
+    for case in DEMO_CASES:
+        out = os.path.splitext(files[case])[0] + ".html"
+        with open(out, "w", encoding="utf-8") as f:
+            f.write(html.render(decode.load(files[case]), title=f"Limen producer-consumer: {case}"))
+        print(f"  {case:<10} {out}")
     return 0
+
+
+def trace_record(board, outdir):
+    """Build and run producer_consumer_trace (board under QEMU, or "host"),
+    its traces saved into outdir: {case: path}, or None."""
+    os.makedirs(outdir, exist_ok=True)
+    if board == "host":
+        bdir = build_preset_in("host-release", ["producer_consumer_trace"])
+        if bdir is None:
+            return None
+        exe = os.path.join(bdir, "examples", "producer_consumer", "producer_consumer_trace")
+        p = subprocess.run([exe, outdir], capture_output=True, text=True)
+        rc, out = p.returncode, p.stdout
+    else:
+        bdir = build_preset_in(board, ["producer_consumer_trace"])
+        if bdir is None:
+            return None
+        elf = os.path.join(bdir, "examples", "producer_consumer", "producer_consumer_trace.elf")
+        # Semihosting writes the files into QEMU's working directory.
+        rc, out = qemu_run(board, elf, cwd=outdir)
+    if rc != 0:
+        sys.stderr.write(out)
+        log(f"producer_consumer_trace exited with {rc}")
+        return None
+    return {c: os.path.join(outdir, f"pc-{c}.lmtrace") for c in DEMO_CASES}
+
+
+def cmd_trace(args):
+    if args.trace_cmd == "record":
+        files = trace_record("host" if args.host else args.board,
+                             os.path.abspath(args.output))
+        if files is None:
+            return 1
+        print("\n".join(files[c] for c in DEMO_CASES))
+        return 0
+    return args.trace_fn(args)
 
 
 DEMO_CASES = ("equal", "unique", "threshold")
@@ -516,6 +586,8 @@ def cmd_test(args):
             for what in ("series", "study"):
                 if cmd_bench(argparse.Namespace(what=what, json=False, host=False)) != 0:
                     failed.append(f"bench {what}")
+    if "mps2-an386" in boards and trace_tests() != 0:
+        failed.append("trace tools (pytest tools/tests)")
     for board in checked:
         image = CHECKED_BOARDS[board]
         # Builds the image, then tools/check_image.py on it (not run).
@@ -527,6 +599,45 @@ def cmd_test(args):
     log("all tests passed: host, external-app" + "".join(", " + b for b in boards) +
         "".join(f", {b} (built and checked, not run)" for b in checked))
     return 0
+
+
+# What the trace tools' tests need in their virtual environment.
+TRACE_TEST_PACKAGES = ["pytest", "playwright", "rich", "pyelftools", "tracex-parser"]
+
+
+def trace_venv():
+    """The virtual environment the trace tools' tests run in,
+    $LIMEN_BUILD_ROOT/venv (made, and its packages installed from the
+    package index, when missing): its python, or None."""
+    if subprocess.run([sys.executable, "-c", "import ensurepip"],
+                      capture_output=True).returncode != 0 and \
+            setup({"(venv support: no command)": "python3-venv"}) != 0:
+        return None
+    venv = os.path.join(build_root(), "venv")
+    py = os.path.join(venv, "bin", "python")
+    if not os.path.exists(py) and run([sys.executable, "-m", "venv", venv]) != 0:
+        return None
+    if subprocess.run([py, "-c", "import pytest, playwright, rich, elftools, tracex_parser"],
+                      capture_output=True).returncode != 0 and \
+            run([py, "-m", "pip", "install", "-q", *TRACE_TEST_PACKAGES]) != 0:
+        return None
+    return py
+
+
+def trace_tests():
+    """pytest tools/tests: the decoder, statistics, export and the HTML
+    timeline (in headless Chromium) on traces recorded now, on the hosted
+    port and on QEMU mps2-an386 (docs/trace.md)."""
+    if setup({"chromium": "chromium", "babeltrace2": "babeltrace2",
+              "gdb-multiarch": "gdb-multiarch"}) != 0:
+        return 1
+    py = trace_venv()
+    if py is None:
+        log("cannot make the trace tools' virtual environment (python3 -m venv, pip)")
+        return 1
+    env = dict(os.environ, LIMEN_BUILD_ROOT=build_root())
+    return run([py, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                os.path.join(ROOT, "tools", "tests")], stdout=None, env=env)
 
 
 def doc_figures(rules, write=False):
@@ -691,6 +802,7 @@ LINT_CONFIGS = [  # (port include dir, extra definitions): both ports, checks on
     ("ports/armv7m/include", []),
     ("ports/hosted/include", ["-DLM_CFG_ARG_CHECKS=0", "-DLM_CFG_ASSERT=0", "-DLM_CFG_STATS=0"]),
     ("ports/hosted/include", ["-DLM_CFG_PRIORITIES=1024"]),
+    ("ports/armv7m/include", ["-DLM_CFG_TRACE=1"]),  # the event recorder compiled in
 ]
 
 
@@ -785,7 +897,18 @@ def cmd_coverage(args):
               os.path.join(bdir, "CMakeFiles", "limen.dir")], stdout=None)
     if rc != 0:
         log("coverage: kernel/ is below 100 % of lines or branches (docs/coverage.md)")
-    return rc
+    # The event recorder is compiled only with LM_CFG_TRACE: its code
+    # counts in the kernel built that way (tests/variants.cmake).
+    trace_objs = os.path.join(bdir, "tests", "CMakeFiles", "limen_trace.dir")
+    rc_trace = run(["gcovr", "-r", ".", "--filter", "kernel/trace.c", "--filter",
+                    "kernel/include/lmk_trace.h", "--object-directory", trace_objs,
+                    "--print-summary", "--exclude-unreachable-branches",
+                    "--exclude-throw-branches", "--fail-under-line", "100",
+                    "--fail-under-branch", "100", trace_objs], stdout=None)
+    if rc_trace != 0:
+        log("coverage: kernel/trace.c is below 100 % of lines or branches "
+            "(LM_CFG_TRACE kernel, docs/coverage.md)")
+    return rc or rc_trace
 
 
 def check_coverage_markers():
@@ -1090,6 +1213,17 @@ def main():
     cm.add_argument("--board", default="mps2-an386", choices=sorted(BOARDS))
     cm.add_argument("--tickless", action="store_true", help="the kernel with LM_CFG_TICKLESS=1")
     cm.set_defaults(fn=cmd_cmsis_validate)
+    tr = sub.add_parser("trace", help="record and analyse event traces (docs/trace.md)")
+    trs = tr.add_subparsers(dest="trace_cmd", required=True)
+    rec = trs.add_parser("record", help="record the experiment's three cases")
+    rec.add_argument("--board", default="mps2-an386", choices=sorted(BOARDS))
+    rec.add_argument("--host", action="store_true", help="on the hosted port instead")
+    rec.add_argument("-o", "--output", default=os.path.join(build_root(), "traces"),
+                     help="directory for pc-<case>.lmtrace (default build/traces)")
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from limentrace import cli as trace_cli
+    trace_cli.add_parsers(trs)
+    tr.set_defaults(fn=cmd_trace)
     s = sub.add_parser("setup", help="install missing build tools")
     s.set_defaults(fn=cmd_setup)
     args = p.parse_args()

@@ -6,7 +6,13 @@
 #ifndef LIMEN_BOARD_H
 #define LIMEN_BOARD_H
 
+#include <stddef.h>
+
 #include "board_services.h"
+
+/* Write a host file through semihosting (QEMU: relative to its working
+ * directory). Returns 0, or -1. For getting a trace out (docs/trace.md). */
+int lm_board_file_write(const char *path, const void *data, size_t bytes);
 
 #define MPS2_IRQ_COUNT 32u
 #define MPS2_SYSCLK_HZ 25000000u

@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "limen/armv7m.h"
+#include "limen/port.h"
 #include "board.h"
 
 #define UART0_BASE 0x40004000u
@@ -49,3 +50,18 @@ uint32_t lm_board_timestamp(void)
 {
     return 0xFFFFFFFFu - TIMER_VALUE;
 }
+
+#if LM_CFG_TRACE
+/* The trace's timestamp (limen/port.h): QEMU models no DWT cycle counter,
+ * so timer 1, running since lm_board_init. Under -icount shift=0 one count
+ * is 40 instructions (docs/trace.md). */
+uint32_t lm_port_timestamp(void)
+{
+    return 0xFFFFFFFFu - TIMER_VALUE;
+}
+
+uint32_t lm_port_timestamp_start(void)
+{
+    return MPS2_SYSCLK_HZ;
+}
+#endif

@@ -103,6 +103,10 @@ void pc_run(pc_case_t c, uint32_t warmup, uint32_t cycles, lm_switch_hook_t swit
     size_t capacity = (c == PC_CONTROL) ? 1u : MAX_CAPACITY;
     for (unsigned i = 0; i < 3u; i++) {
         (void)lm_queue_create(&queue[i], qbuf[i], sizeof(uint32_t) * MSG_WORDS, capacity);
+#if LM_CFG_TRACE
+        static const char *const qnames[3] = {"queue A", "queue B", "queue C"};
+        (void)lm_trace_name(LM_TRACE_KIND_OBJECT, &queue[i], sizeof queue[i], qnames[i]);
+#endif
         lm_thread_attr_t a;
         lm_thread_attr_init(&a);
         a.name = names[i];

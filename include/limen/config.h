@@ -90,6 +90,17 @@
 #define LM_CFG_ERROR_HOOK 0
 #endif
 
+/* Event trace (include/limen/trace.h, docs/trace.md). 0 (default): no
+ * recorder; the kernel's code is the same as without the option. 1: the
+ * kernel records thread, scheduling, interrupt and object events into a
+ * ring buffer the application gives lm_trace_start(), stamped with the
+ * port's timestamp. Costs about 1.5 KiB of code and one record per event
+ * (docs/trace.md gives the instructions a record takes); nothing is
+ * recorded until lm_trace_start(). */
+#ifndef LM_CFG_TRACE
+#define LM_CFG_TRACE 0
+#endif
+
 /* Check the outgoing thread's stack at every context switch: its saved
  * stack pointer above the guard words at the bottom of its stack, and the
  * guard word an overflow reaches first intact. When either fails, the full

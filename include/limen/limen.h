@@ -6,6 +6,7 @@
 #include "limen/base.h"
 #include "limen/kernel.h"
 #include "limen/thread.h"
+#include "limen/trace.h"
 #if LM_CFG_SEM
 #include "limen/sem.h"
 #endif

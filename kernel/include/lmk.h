@@ -13,6 +13,7 @@
 #include "list.h"
 #include "prioq.h"
 #include "port_check.h"
+#include "lmk_trace.h"
 
 /* What a blocked thread waits on (lm_thread_t.wait_kind). */
 enum lmk_wait_kind {

@@ -299,9 +299,10 @@ static void tickless_expired(void);
 #else
 #define LMP_SWITCH_IN_C 0
 #endif
-/* Something to count or report at a switch: the commit is the kernel's C
- * function, called under the lock the assembly takes. */
-#define LMP_COMMIT_IN_C (LM_CFG_STATS || LM_CFG_SWITCH_HOOK)
+/* Something to count or report at a switch (statistics, the switch hook,
+ * the event trace): the commit is the kernel's C function, called under
+ * the lock the assembly takes. */
+#define LMP_COMMIT_IN_C (LM_CFG_STATS || LM_CFG_SWITCH_HOOK || LM_CFG_TRACE)
 
 /* PendSV's stack check found prev's saved stack pointer in its guard words,
  * or the guard word nearest its stack overwritten: the full check decides

@@ -4,4 +4,4 @@
 # and the optional MPU stack guard. port.c alone (with kernel/*.c) is a
 # complete port: the stack checks and the fatal report are there.
 set(LIMEN_PORT_SOURCES ${CMAKE_CURRENT_LIST_DIR}/port.c ${CMAKE_CURRENT_LIST_DIR}/newlib.c
-    ${CMAKE_CURRENT_LIST_DIR}/fault.c)
+    ${CMAKE_CURRENT_LIST_DIR}/fault.c ${CMAKE_CURRENT_LIST_DIR}/trace.c)

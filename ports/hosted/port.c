@@ -421,11 +421,20 @@ static struct sim_irq *due_irq(void)
     return best;
 }
 
-static void run_handler(lm_hosted_irq_fn_t fn, void *arg)
+/* irq: the number trace records give the handler (docs/trace.md). */
+static void run_handler(lm_hosted_irq_fn_t fn, void *arg, uint16_t irq)
 {
     hp.handler_depth++;
     hp.irqs++;
+#if LM_CFG_TRACE
+    lm_trace_isr_enter(irq);
+#else
+    (void)irq;
+#endif
     fn(arg);
+#if LM_CFG_TRACE
+    lm_trace_isr_exit(irq);
+#endif
     hp.handler_depth--;
 }
 
@@ -468,7 +477,7 @@ static void deliver_now(void)
     for (;;) {
         while (hp.masked == 0u && hp.handler_depth == 0u) {
             if (hp.tick_pending != 0u) {
-                run_handler(tick_isr, NULL);
+                run_handler(tick_isr, NULL, LM_TRACE_IRQ_TICK);
                 continue;
             }
             struct sim_irq *e = due_irq();
@@ -477,11 +486,12 @@ static void deliver_now(void)
             }
             lm_hosted_irq_fn_t fn = e->fn;
             void *arg = e->arg;
+            uint16_t irq = (uint16_t)(e - hp.irq);
             e->used = 0;
             if (e->kind == EV_LOCK) {
                 hp.lock_irqs--;
             }
-            run_handler(fn, arg);
+            run_handler(fn, arg, irq);
         }
         if (hp.masked != 0u || hp.handler_depth != 0u || hp.in_pendsv || !hp.switch_pending ||
             !hp.running) {
@@ -678,6 +688,11 @@ void lm_hosted_work(lm_tick_t ticks)
     }
 }
 
+lm_tick_t lm_hosted_ticks_pending(void)
+{
+    return hp.tick_pending;
+}
+
 uint64_t lm_hosted_unmask_count(void)
 {
     return hp.unmasks;
@@ -738,7 +753,7 @@ void __sanitizer_cov_trace_pc(void)
     if (hp.block_fn != NULL && hp.blocks >= hp.block_at) {
         lm_hosted_irq_fn_t fn = hp.block_fn;
         hp.block_fn = NULL;
-        run_handler(fn, hp.block_arg);
+        run_handler(fn, hp.block_arg, MAX_IRQS);
         deliver();
     }
 }

@@ -42,6 +42,17 @@ int lm_hosted_irq_at_lock(uint64_t n, lm_hosted_irq_fn_t fn, void *arg);
  * interrupts (and any time-slice switch) happen as each tick passes. */
 void lm_hosted_work(lm_tick_t ticks);
 
+/* Ticks of virtual time that have passed but that the tick interrupt has
+ * not announced yet (lm_tick_now() does not count them). */
+lm_tick_t lm_hosted_ticks_pending(void);
+
+#if LM_CFG_TRACE
+/* Write the trace buffer (lm_trace_buffer) to the file at path, as it is:
+ * what `limen trace` reads. Returns 0, or -1 if there is no trace or the
+ * file cannot be written. Call it after lm_kernel_start() returned. */
+int lm_hosted_trace_save(const char *path);
+#endif
+
 /* End the simulation now: lm_kernel_start() returns. From a thread. */
 _Noreturn void lm_hosted_stop(void);
 
