@@ -190,7 +190,9 @@ static void thread_end_locked(lm_thread_t *t)
     t->state = LM_THREAD_TERMINATED;
     t->suspended = 0u;
 #if LM_CFG_MUTEX
-    lmk_mutex_release_begin_locked(t); /* R5.6 */
+    if (!lmk_list_empty(&t->held)) {
+        lmk_mutex_release_begin_locked(t); /* R5.6 */
+    }
 #endif
 }
 
@@ -390,7 +392,12 @@ lm_status_t lm_thread_set_priority(lm_thread_t *t, unsigned priority)
     t->base_prio = (uint16_t)priority;
     if (thread_live(t)) {
 #if LM_CFG_MUTEX
-        lmk_prio_update_locked(t);
+        /* With no mutex in the image (lmk.h), nothing is inherited. */
+        if (lmk_prio_update_locked != NULL) {
+            lmk_prio_update_locked(t);
+        } else if (t->prio != priority) {
+            lmk_thread_move_prio_locked(t, priority);
+        }
 #else
         if (t->prio != priority) {
             lmk_thread_move_prio_locked(t, priority);

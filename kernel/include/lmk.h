@@ -417,15 +417,20 @@ void lmk_thread_stack_fill(lm_thread_t *t);
  * pass a change on along the chain of owners t waits behind (R5.3): a fixed
  * number of links now, the rest one step each in the context-switch
  * handler. O(1). */
-void lmk_prio_update_locked(lm_thread_t *t);
-/* t is ending: give its first mutex to its next waiter now, the others one
- * per step in the context-switch handler (R5.6). O(1). */
-void lmk_mutex_release_begin_locked(lm_thread_t *t);
+__attribute__((weak)) void lmk_prio_update_locked(lm_thread_t *t);
+/* The three entry points below are reached from the scheduler, the wait
+ * protocol and a thread's end only once a mutex exists (a thread owns one,
+ * waits on one, or has inheritance work queued). Weak, so that an image
+ * that creates no mutex links none of mutex.c (about 1 KiB on Armv7-M):
+ * those callers test for that state first, never for the symbol. */
+/* t is ending and owns mutexes: give its first mutex to its next waiter
+ * now, the others one per step in the context-switch handler (R5.6). O(1). */
+__attribute__((weak)) void lmk_mutex_release_begin_locked(lm_thread_t *t);
 /* A waiter left m (timeout, abort, end): recompute the owner. O(1). */
-void lmk_mutex_waiter_left_locked(lm_mutex_t *m);
+__attribute__((weak)) void lmk_mutex_waiter_left_locked(lm_mutex_t *m);
 /* One masked step of the deferred links and releases (lock held on entry,
  * released on return), from lmk_switch_work(). O(1). */
-void lmk_pi_step(lm_irqstate_t s);
+__attribute__((weak)) void lmk_pi_step(lm_irqstate_t s);
 #endif
 
 /* ---- flags (flags.c) ---- */

@@ -98,6 +98,17 @@ def test_gdb_thread_awareness(target):
     the thread list, and a blocked thread's backtrace from its saved
     context (a consumer blocked in lm_queue_receive, called from its loop)."""
     elf, port = target
+    # A ready producer preempted at the unlock just after a send's wake
+    # (the compiler's out-of-line tail of the inlined send) unwinds only
+    # to lm_queue_send: gdb stops there (docs/trace.md). Such a moment is
+    # sampled again, up to 5 times; every other check holds on every sample.
+    for _ in range(5):
+        if _sample_thread_awareness(elf, port):
+            return
+    pytest.fail("a ready producer's backtrace never reached producer_entry in 5 samples")
+
+
+def _sample_thread_awareness(elf, port):
     p = subprocess.run(["gdb-multiarch", "-batch", "-nx", "-ex", f"target remote 127.0.0.1:{port}",
                         "-ex", f"source {os.path.join(TOOLS, 'gdb', 'limen_gdb.py')}",
                         "-ex", "limen threads", "-ex", "limen bt", "-ex", "detach", elf],
@@ -119,4 +130,6 @@ def test_gdb_thread_awareness(target):
     for n in blocked:
         assert "lm_queue_receive" in bts[n] and "consumer_entry" in bts[n], bts[n]
     if running != "D" and rows["D"].group(3) == "READY":
-        assert "producer_entry" in bts["D"], bts["D"]
+        assert "lm_queue_send" in bts["D"] or "producer_entry" in bts["D"], bts["D"]
+        return "producer_entry" in bts["D"]
+    return True
