@@ -19,7 +19,7 @@
  *
  * One step recomputes LMK_PI_LINKS threads of a chain; a chain longer than
  * that goes on in the context-switch handler, one step of LMK_PI_LINKS
- * links at a time, with interrupts unmasked between steps (lmk_pi_process).
+ * links at a time, with interrupts unmasked between steps (lmk_pi_step).
  * Each step starts from the thread queued and re-derives everything from
  * the state as it is then, so steps in any order, or a chain changed by a
  * handler between two steps, end in what R5.2-R5.4 define. The switch
