@@ -96,12 +96,11 @@ static inline void get_locked(lm_queue_t *q, void *buf)
 static inline lm_status_t queue_call_check_locked(const lm_queue_t *q, size_t size,
                                                   lm_tick_t timeout)
 {
-    if (LMK_DEAD_LOCKED(q, LM_MAGIC_QUEUE)) {
-        return LM_ERR_OBJECT;
-    }
 #if LM_CFG_ARG_CHECKS
-    if (size != q->msg_size) {
-        return LM_ERR_SIZE;
+    /* One test on the path of a good call; which check failed is worked
+     * out only on a bad one. */
+    if (__builtin_expect(LMK_DEAD_LOCKED(q, LM_MAGIC_QUEUE) || size != q->msg_size, 0)) {
+        return LMK_DEAD_LOCKED(q, LM_MAGIC_QUEUE) ? LM_ERR_OBJECT : LM_ERR_SIZE;
     }
 #else
     (void)q; /* no magic word, no size check */
@@ -122,18 +121,12 @@ static lm_thread_t *waiting_sender(const lm_queue_t *q)
 
 /* One body for both sends. With the error hook it is inlined into each, so
  * that a refusal names the call and the application's call site. */
-#if LM_CFG_ERROR_HOOK
-#define QUEUE_SEND_INLINE __attribute__((always_inline)) inline
 #undef LMK_CALL_NAME
 #define LMK_CALL_NAME (front ? "lm_queue_send_front" : "lm_queue_send")
-#else
-#define QUEUE_SEND_INLINE __attribute__((always_inline)) inline
-#endif
-static QUEUE_SEND_INLINE lm_status_t queue_send(lm_queue_t *q, const void *msg, size_t size,
+static __attribute__((always_inline)) inline lm_status_t queue_send(lm_queue_t *q, const void *msg, size_t size,
                               lm_tick_t timeout, bool front)
 {
-    LMK_CHECK_PTR(q);
-    LMK_CHECK(msg != NULL && lmk_timeout_valid(timeout), LM_ERR_PARAM);
+    LMK_CHECK_ARGS(q != NULL && msg != NULL && lmk_timeout_valid(timeout), LM_ERR_PARAM);
     lm_irqstate_t s = lm_port_irq_lock();
     lm_status_t refused = queue_call_check_locked(q, size, timeout);
     if (refused != LM_OK) {
@@ -169,17 +162,15 @@ static QUEUE_SEND_INLINE lm_status_t queue_send(lm_queue_t *q, const void *msg, 
     lm_port_irq_unlock(s);
     return cur->wait_status;
 }
-#if LM_CFG_ERROR_HOOK
 #undef LMK_CALL_NAME
 #define LMK_CALL_NAME __func__
-#endif
 
-lm_status_t lm_queue_send(lm_queue_t *q, const void *msg, size_t size, lm_tick_t timeout)
+lm_status_t lmk_queue_send(lm_queue_t *q, const void *msg, size_t size, lm_tick_t timeout)
 {
     return lmk_trace_obj(LM_TRACE_QUEUE_SEND, q, queue_send(q, msg, size, timeout, false));
 }
 
-lm_status_t lm_queue_send_front(lm_queue_t *q, const void *msg, size_t size, lm_tick_t timeout)
+lm_status_t lmk_queue_send_front(lm_queue_t *q, const void *msg, size_t size, lm_tick_t timeout)
 {
     return lmk_trace_obj(LM_TRACE_QUEUE_SEND_FRONT, q, queue_send(q, msg, size, timeout, true));
 }
@@ -198,10 +189,11 @@ static bool admit_sender_locked(lm_queue_t *q)
     return true;
 }
 
-lm_status_t lm_queue_receive(lm_queue_t *q, void *buf, size_t size, lm_tick_t timeout)
+#undef LMK_CALL_NAME
+#define LMK_CALL_NAME "lm_queue_receive"
+lm_status_t lmk_queue_receive(lm_queue_t *q, void *buf, size_t size, lm_tick_t timeout)
 {
-    LMK_CHECK_PTR(q);
-    LMK_CHECK(buf != NULL && lmk_timeout_valid(timeout), LM_ERR_PARAM);
+    LMK_CHECK_ARGS(q != NULL && buf != NULL && lmk_timeout_valid(timeout), LM_ERR_PARAM);
     lm_irqstate_t s = lm_port_irq_lock();
     lm_status_t refused = queue_call_check_locked(q, size, timeout);
     if (refused != LM_OK) {
@@ -242,6 +234,9 @@ lm_status_t lm_queue_receive(lm_queue_t *q, void *buf, size_t size, lm_tick_t ti
     lm_port_irq_unlock(s);
     return lmk_trace_obj(LM_TRACE_QUEUE_RECEIVE, q, cur->wait_status);
 }
+
+#undef LMK_CALL_NAME
+#define LMK_CALL_NAME __func__
 
 lm_status_t lm_queue_peek(const lm_queue_t *q, void *buf, size_t size)
 {

@@ -22,6 +22,15 @@ _Static_assert(offsetof(struct lmk_kernel, current) == LMK_SWITCH_CURRENT &&
                    offsetof(struct lmk_kernel, bar) == LMK_SWITCH_BAR &&
                    offsetof(struct lmk_kernel, bar_next) == LMK_SWITCH_BAR + 2u,
                "the port's view of the kernel state (include/limen/port.h)");
+#if LM_CFG_SWITCH_HOOK
+_Static_assert(offsetof(struct lmk_kernel, switch_hook) == LMK_SWITCH_HOOK, "port's view: hook");
+#endif
+#if LM_CFG_STATS
+_Static_assert(offsetof(struct lmk_kernel, stats) == LMK_SWITCH_STATS &&
+                   offsetof(lm_kernel_stats_t, context_switches) == 0u &&
+                   offsetof(lm_kernel_stats_t, preemptions) == 4u,
+               "port's view: the switch and preemption counts");
+#endif
 
 /* The running thread `cur`, still ready, is about to be switched out by a
  * decision for another thread. If it did not give the CPU up and its
@@ -139,21 +148,16 @@ void lmk_sched_decide_given_up_locked(void)
     }
     /* Not the running thread: it has left the queue, or yielded to a peer
      * now ahead of it or to a more urgent thread. */
-    lm_thread_t *next = lmk_ready_head(best);
-#if LM_CFG_MUTEX
-    lmk.walker = NULL; /* a walk cur was making starts again (mutex.c) */
-#endif
-    lmk.next = next;
-    lmk.bar = (uint16_t)best;
-    lmk.bar_next = (uint16_t)lmk_min_prio(best, next->preempt_limit);
-    lm_port_switch_pend();
+    lmk_sched_choose_locked(best);
 }
 
 /* Context: thread or isr. Lock: held. Blocks: no. Cost: O(1). */
 void lmk_sched_stop_current_locked(uint8_t new_state)
 {
     lm_thread_t *cur = lmk.current;
-    LM_ASSERT(cur != &lmk_idle_thread);
+    /* Never the idle thread, the one thread at priority LM_CFG_PRIORITIES:
+     * a compare with the priority the removal loads anyway. */
+    LM_ASSERT(cur->prio != LM_CFG_PRIORITIES);
     lmk_ready_remove_locked(cur);
     cur->state = new_state;
     /* R3.5: should cur be made ready again before the switch (by a

@@ -35,10 +35,11 @@ lm_status_t lm_sem_delete(lm_sem_t *s)
 }
 
 /* Context: thread; isr with LM_NO_WAIT. Lock: taken. Cost: O(1). */
-lm_status_t lm_sem_take(lm_sem_t *s, lm_tick_t timeout)
+#undef LMK_CALL_NAME
+#define LMK_CALL_NAME "lm_sem_take"
+lm_status_t lmk_sem_take(lm_sem_t *s, lm_tick_t timeout)
 {
-    LMK_CHECK_OBJ(s, LM_MAGIC_SEM);
-    LMK_CHECK(lmk_timeout_valid(timeout), LM_ERR_PARAM);
+    LMK_CHECK_ARGS(s != NULL && lmk_timeout_valid(timeout), LM_ERR_PARAM);
     /* R12.1, docs/errors.md: a blocking form from a handler is refused
      * whatever the count, so the mistake shows on every call. */
     if (timeout != LM_NO_WAIT && lm_port_in_isr()) {
@@ -65,9 +66,11 @@ lm_status_t lm_sem_take(lm_sem_t *s, lm_tick_t timeout)
 }
 
 /* Context: thread, isr. Lock: taken. Cost: O(1). */
-lm_status_t lm_sem_give(lm_sem_t *s)
+#undef LMK_CALL_NAME
+#define LMK_CALL_NAME "lm_sem_give"
+lm_status_t lmk_sem_give(lm_sem_t *s)
 {
-    LMK_CHECK_OBJ(s, LM_MAGIC_SEM);
+    LMK_CHECK_ARGS(s != NULL, LM_ERR_PARAM);
     lm_irqstate_t st = lm_port_irq_lock();
     lm_status_t r = LM_OK;
     if (LMK_DEAD_LOCKED(s, LM_MAGIC_SEM)) {
@@ -82,6 +85,9 @@ lm_status_t lm_sem_give(lm_sem_t *s)
     lm_port_irq_unlock(st);
     return lmk_trace_obj(LM_TRACE_SEM_GIVE, s, LMK_FAIL(r));
 }
+
+#undef LMK_CALL_NAME
+#define LMK_CALL_NAME __func__
 
 lm_status_t lm_sem_count(const lm_sem_t *s, uint32_t *count)
 {

@@ -365,7 +365,11 @@ lm_status_t lm_thread_yield(void)
         /* Anyone to give the CPU to: an equal, or one the threshold held back. */
         if (peer || best < cur->prio) {
             cur->yielded = 1u;
-            lmk_sched_decide_given_up_locked();
+            if (best == cur->prio && lmk_prioset_empty(&lmk.held)) {
+                lmk_sched_choose_locked(best); /* the peer now first in cur's ring */
+            } else {
+                lmk_sched_decide_given_up_locked();
+            }
         }
     }
     lm_port_irq_unlock(s);

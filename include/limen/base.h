@@ -22,6 +22,17 @@ typedef uint32_t lm_tick_t;
 #define LM_WAIT_FOREVER ((lm_tick_t)0xFFFFFFFFu)
 #define LM_TICK_MAX_TIMEOUT ((lm_tick_t)0x7FFFFFFFu)
 
+/* A timeout argument is LM_NO_WAIT, LM_WAIT_FOREVER or 1..LM_TICK_MAX_TIMEOUT:
+ * as a signed 32-bit number, -1 or more. One compare with -1 (Arm: `cmn`,
+ * then the branch), where the unsigned range takes an add as well. */
+_Static_assert(LM_WAIT_FOREVER == (lm_tick_t)-1 && LM_TICK_MAX_TIMEOUT + 1u == 0x80000000u &&
+                   sizeof(lm_tick_t) == sizeof(int32_t),
+               "the valid timeouts are the int32_t values from -1 up");
+static inline bool lm_timeout_valid(lm_tick_t timeout)
+{
+    return (int32_t)timeout >= -1;
+}
+
 /* Milliseconds to ticks, rounded up so a wait is never shorter than asked. */
 #define LM_MS_TO_TICKS(ms) \
     ((lm_tick_t)((((uint64_t)(ms)) * LM_CFG_TICK_HZ + 999u) / 1000u))
@@ -64,13 +75,17 @@ struct lm_timeout {
     uint8_t is_timer;      /* 1: an lm_timer_t, 0: a thread's wait */
 };
 
-/* Magic words of control blocks (present only with LM_CFG_ARG_CHECKS). */
-#define LM_MAGIC_THREAD 0x4C6D5468u /* "LmTh" */
-#define LM_MAGIC_SEM 0x4C6D5365u    /* "LmSe" */
-#define LM_MAGIC_MUTEX 0x4C6D4D75u  /* "LmMu" */
-#define LM_MAGIC_QUEUE 0x4C6D5175u  /* "LmQu" */
-#define LM_MAGIC_FLAGS 0x4C6D466Cu  /* "LmFl" */
-#define LM_MAGIC_POOL 0x4C6D506Fu   /* "LmPo" */
-#define LM_MAGIC_TIMER 0x4C6D5469u  /* "LmTi" */
+/* Magic words of control blocks (present only with LM_CFG_ARG_CHECKS). Each
+ * repeats one byte, the type's letter: Arm's Thumb-2 compares a register
+ * with such a constant in one instruction, where any other 32-bit value
+ * costs a literal load on every checked call. No fill pattern in common use
+ * (0x00, 0xFF, 0xA5, 0xAA, 0x55, 0xCC, 0xCD, 0xDD, 0xEF, 0xFE) is one. */
+#define LM_MAGIC_THREAD 0x54545454u /* "TTTT" */
+#define LM_MAGIC_SEM 0x53535353u    /* "SSSS" */
+#define LM_MAGIC_MUTEX 0x4D4D4D4Du  /* "MMMM" */
+#define LM_MAGIC_QUEUE 0x51515151u  /* "QQQQ" */
+#define LM_MAGIC_FLAGS 0x46464646u  /* "FFFF" */
+#define LM_MAGIC_POOL 0x50505050u   /* "PPPP" */
+#define LM_MAGIC_TIMER 0x49494949u  /* "IIII" */
 
 #endif /* LIMEN_BASE_H */

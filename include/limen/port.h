@@ -30,8 +30,10 @@
  *      decision already has their result), and drops the lock;
  *   2. saves the running thread's registers;
  *   3. under the lock, makes `next` current: either lmk_switch_commit_locked()
- *      or, in assembly, current = next and bar = bar_next (statistics and
- *      the switch hook off);
+ *      or, in assembly, what it does: when next is not current, the counts
+ *      (statistics) and the hook (switch hook); then current = next,
+ *      bar = bar_next and next's `yielded` cleared (the event trace needs
+ *      the C function);
  *   4. restores the registers of the new current thread.
  * For step 3 in assembly, the first fields of the kernel's state (the
  * symbol `lmk`) are, at these byte offsets: */
@@ -39,6 +41,13 @@
 #define LMK_SWITCH_NEXT (sizeof(void *))           /* lm_thread_t *: chosen */
 #define LMK_SWITCH_WORK (2u * sizeof(void *))      /* two bytes: work pending */
 #define LMK_SWITCH_BAR (2u * sizeof(void *) + 2u)  /* uint16_t bar, bar_next */
+/* With LM_CFG_SWITCH_HOOK: the hook to call, if not NULL, as
+ * hook(current, next), before current changes. */
+#define LMK_SWITCH_HOOK (2u * sizeof(void *) + 8u) /* lm_switch_hook_t */
+/* With LM_CFG_STATS: two uint32_t counts, context switches and preemptions
+ * (R7.2: the thread switched out is still ready, did not yield, is not the
+ * idle thread), kept with each thread's own (lm_thread_t's stats). */
+#define LMK_SWITCH_STATS (LMK_SWITCH_HOOK + (LM_CFG_SWITCH_HOOK ? sizeof(void *) : 0u))
 #ifndef LIMEN_PORT_H
 #define LIMEN_PORT_H
 

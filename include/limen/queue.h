@@ -38,19 +38,19 @@ lm_status_t lm_queue_delete(lm_queue_t *q);
  * @retval LM_OK, LM_ERR_WOULD_BLOCK (full), LM_ERR_TIMEOUT, LM_ERR_DELETED,
  *         LM_ERR_ABORTED, LM_ERR_SIZE, LM_ERR_OBJECT, LM_ERR_PARAM,
  *         LM_ERR_ISR, LM_ERR_LOCKED */
-lm_status_t lm_queue_send(lm_queue_t *q, const void *msg, size_t size,
-                          lm_tick_t timeout);
+static inline lm_status_t lm_queue_send(lm_queue_t *q, const void *msg, size_t size,
+                                        lm_tick_t timeout);
 
 /* As lm_queue_send, but the message goes to the front (received next). */
-lm_status_t lm_queue_send_front(lm_queue_t *q, const void *msg, size_t size,
-                                lm_tick_t timeout);
+static inline lm_status_t lm_queue_send_front(lm_queue_t *q, const void *msg, size_t size,
+                                              lm_tick_t timeout);
 
 /* Copy the oldest message into buf and remove it.
  * Context: thread; isr with LM_NO_WAIT. Cost: O(1) + copying (one message,
  * two when a blocked sender's message moves into the freed slot).
  * @retval as lm_queue_send, LM_ERR_WOULD_BLOCK meaning empty */
-lm_status_t lm_queue_receive(lm_queue_t *q, void *buf, size_t size,
-                             lm_tick_t timeout);
+static inline lm_status_t lm_queue_receive(lm_queue_t *q, void *buf, size_t size,
+                                           lm_tick_t timeout);
 
 /* Copy the oldest message without removing it. Never waits.
  * Context: thread, isr. @retval LM_OK, LM_ERR_WOULD_BLOCK, LM_ERR_SIZE, ... */
@@ -62,5 +62,46 @@ lm_status_t lm_queue_flush(lm_queue_t *q);
 
 /* Messages queued, into *count. Context: thread, isr. */
 lm_status_t lm_queue_count(const lm_queue_t *q, uint32_t *count);
+
+/* The kernel's part of the three calls above, which check the arguments
+ * that need no kernel state inline (LM_ARG_CHECKS_INLINE, docs/errors.md)
+ * and then call it. Call those, not these. */
+lm_status_t lmk_queue_send(lm_queue_t *q, const void *msg, size_t size, lm_tick_t timeout);
+lm_status_t lmk_queue_send_front(lm_queue_t *q, const void *msg, size_t size,
+                                 lm_tick_t timeout);
+lm_status_t lmk_queue_receive(lm_queue_t *q, void *buf, size_t size, lm_tick_t timeout);
+
+__attribute__((always_inline)) static inline lm_status_t
+lm_queue_send(lm_queue_t *q, const void *msg, size_t size, lm_tick_t timeout)
+{
+#if LM_ARG_CHECKS_INLINE
+    if (q == NULL || msg == NULL || !lm_timeout_valid(timeout)) {
+        return LM_ERR_PARAM;
+    }
+#endif
+    return lmk_queue_send(q, msg, size, timeout);
+}
+
+__attribute__((always_inline)) static inline lm_status_t
+lm_queue_send_front(lm_queue_t *q, const void *msg, size_t size, lm_tick_t timeout)
+{
+#if LM_ARG_CHECKS_INLINE
+    if (q == NULL || msg == NULL || !lm_timeout_valid(timeout)) {
+        return LM_ERR_PARAM;
+    }
+#endif
+    return lmk_queue_send_front(q, msg, size, timeout);
+}
+
+__attribute__((always_inline)) static inline lm_status_t
+lm_queue_receive(lm_queue_t *q, void *buf, size_t size, lm_tick_t timeout)
+{
+#if LM_ARG_CHECKS_INLINE
+    if (q == NULL || buf == NULL || !lm_timeout_valid(timeout)) {
+        return LM_ERR_PARAM;
+    }
+#endif
+    return lmk_queue_receive(q, buf, size, timeout);
+}
 
 #endif

@@ -39,6 +39,14 @@ struct lmk_kernel {
      * bar becomes once `next` runs: its own threshold then counts too. */
     uint16_t bar;
     uint16_t bar_next;
+    /* Next, what a switch counts and reports: the port may do it in
+     * assembly (LMK_SWITCH_HOOK, LMK_SWITCH_STATS in limen/port.h). */
+#if LM_CFG_SWITCH_HOOK
+    lm_switch_hook_t switch_hook;
+#endif
+#if LM_CFG_STATS
+    lm_kernel_stats_t stats;
+#endif
     struct lm_prioq ready;      /* ready threads, running one included;
                                    the idle thread is never in it */
     lm_tick_t now;              /* ticks announced so far */
@@ -64,13 +72,7 @@ struct lmk_kernel {
     lm_thread_t *walker;
 #endif
     lm_idle_hook_t idle_hook;
-#if LM_CFG_SWITCH_HOOK
-    lm_switch_hook_t switch_hook;
-#endif
     lm_fatal_hook_t fatal_hook;
-#if LM_CFG_STATS
-    lm_kernel_stats_t stats;
-#endif
 };
 
 extern struct lmk_kernel lmk;
@@ -121,6 +123,13 @@ static inline lm_status_t lmk_fail(lm_status_t status, const char *call, const v
  * Every call that acts on the object reads the magic word again once it
  * holds the lock: one load and compare. */
 #define LMK_DEAD_LOCKED(obj, magic_value) ((obj)->magic != (magic_value))
+/* The argument checks that need no kernel state, in the calls whose public
+ * header makes them inline (LM_ARG_CHECKS_INLINE): made there, not here. */
+#if LM_ARG_CHECKS_INLINE
+#define LMK_CHECK_ARGS(cond, status) ((void)(false && (cond)))
+#else
+#define LMK_CHECK_ARGS(cond, status) LMK_CHECK(cond, status)
+#endif
 /* Where a create or delete keeps its claim on the control block. */
 #define LMK_MAGIC_OF(obj) (&(obj)->magic)
 #else
@@ -129,15 +138,13 @@ static inline lm_status_t lmk_fail(lm_status_t status, const char *call, const v
 #define LMK_CHECK_OBJ(obj, magic_value) ((void)0)
 #define LMK_CHECK_PTR(obj) ((void)0)
 #define LMK_DEAD_LOCKED(obj, magic_value) false
+#define LMK_CHECK_ARGS(cond, status) ((void)(false && (cond)))
 #define LMK_MAGIC_OF(obj) ((uint32_t *)NULL)
 #endif
 
-/* A timeout argument is LM_NO_WAIT, LM_WAIT_FOREVER or 1..LM_TICK_MAX_TIMEOUT:
- * one compare, LM_WAIT_FOREVER wrapping to 0. */
-_Static_assert(LM_WAIT_FOREVER == (lm_tick_t)-1, "LM_WAIT_FOREVER + 1 wraps to 0");
 static inline bool lmk_timeout_valid(lm_tick_t timeout)
 {
-    return (lm_tick_t)(timeout + 1u) <= LM_TICK_MAX_TIMEOUT + 1u;
+    return lm_timeout_valid(timeout);
 }
 
 static inline unsigned lmk_min_prio(unsigned a, unsigned b)
@@ -171,6 +178,22 @@ static inline void lmk_ready_insert_locked(lm_thread_t *t)
 static inline lm_thread_t *lmk_ready_head(unsigned p)
 {
     return LMK_CONTAINER_OF(lmk.ready.ring[p], lm_thread_t, qlink);
+}
+
+/* The decision for the head of ready ring `best`, the most urgent one, when
+ * the running thread has given the CPU up and no hold is marked (the end of
+ * lmk_sched_decide_given_up_locked, and a relinquish's own, which knows
+ * `best` already). Context: any. Lock: held. Cost: O(1), no scan. */
+static inline void lmk_sched_choose_locked(unsigned best)
+{
+    lm_thread_t *next = lmk_ready_head(best);
+#if LM_CFG_MUTEX
+    lmk.walker = NULL; /* a walk the running thread was making starts again (mutex.c) */
+#endif
+    lmk.next = next;
+    lmk.bar = (uint16_t)best;
+    lmk.bar_next = (uint16_t)lmk_min_prio(best, next->preempt_limit);
+    lm_port_switch_pend();
 }
 
 /* The most urgent ready thread, first of its ring; idle if none is ready.
@@ -296,7 +319,7 @@ void lmk_wait_finish_locked(lm_thread_t *t, lm_status_t status);
 /* The magic word of a control block under deletion: neither live (calls on
  * it return LM_ERR_OBJECT) nor free (a create of it returns LM_ERR_STATE)
  * until the delete's last step. */
-#define LMK_MAGIC_BUSY 0x4C6D2D2Du /* "Lm--" */
+#define LMK_MAGIC_BUSY 0x2D2D2D2Du /* "----" */
 
 /* A create is one masked step (its cost is the control block's fixed size),
  * so no other context ever sees an object half made. */

@@ -29,7 +29,7 @@
 #include "board.h"
 #include "harness.h"
 
-#define GUARD_WORD 0xDEADC0DEu /* what the port writes below every stack */
+#define GUARD_WORD 0xDEDEDEDEu /* what the port writes below every stack */
 
 #if defined(OVERFLOW_INTO_CONTROL_BLOCK)
 /* A control block defined just below its stack, the order of two

@@ -299,5 +299,57 @@ LMT_CASE(unrelated_interrupts_keep_ticks_exact)
     lmt_expect("500 5000 25000");
 }
 
+/* ---- an interrupt just before a tickless period's end ---- */
+
+#define NEAR_SLEEP 3u
+#define NEAR_OFFSETS 48u
+
+/* The idle thread, woken by an unrelated interrupt d counts before the end
+ * of its tickless period, lets the counter go on with the periodic tick and
+ * waits again; for small d the period ends in between, and the SysTick
+ * handler that follows must count that end, although by then the counter
+ * has reloaded and the pending bit is gone. Once, it did not: the sleep
+ * ended a tick late. Every d from 0 to NEAR_OFFSETS - 1 counts, one sleep
+ * each, the interrupt placed against SysTick's own count. */
+static void near_end_sleeper(void *arg)
+{
+    (void)arg;
+    unsigned late = 0;
+    for (uint32_t d = 0; d < NEAR_OFFSETS; d++) {
+        LMT_ST(lm_thread_sleep(1), LM_OK); /* just after a boundary */
+        lm_tick_t t0 = lm_tick_now();
+        uint32_t ts0 = stamp();
+        /* SysTick and the dual timer count the same clock: CVR more counts
+         * to this tick's end, then NEAR_SLEEP - 1 whole ticks. */
+        noise_counts = 0u; /* one interrupt */
+        DT2_CTRL = 0u;
+        DT2_LOAD = LM_SYST_CVR + (NEAR_SLEEP - 1u) * P - d;
+        DT2_CTRL = DT_CTRL_ONESHOT_32BIT_IRQ_EN;
+        LMT_ST(lm_thread_sleep(NEAR_SLEEP), LM_OK);
+        uint32_t dts = stamp() - ts0;
+        LMT_EQ(lm_tick_now() - t0, NEAR_SLEEP);
+        if (dts > NEAR_SLEEP * P + LATE) {
+            printf("# interrupt %lu counts before the end: the sleep took %lu counts\n",
+                   (unsigned long)d, (unsigned long)dts);
+            late++;
+        }
+    }
+    LMT_EQ(late, 0u);
+    lmt_log("near");
+}
+
+/* R8.2 with tickless idle: a period's end right after an unrelated
+ * interrupt woke the idle thread is counted on time. */
+LMT_CASE(period_end_just_after_a_wake_is_counted)
+{
+    lmt_begin();
+    lm_nvic_set_priority(IRQ_DUALTIMER, 0x80u);
+    lm_nvic_enable(IRQ_DUALTIMER);
+    lmt_spawn("N", 1, near_end_sleeper, NULL);
+    lmt_run();
+    lmt_expect("near");
+}
+
 LMT_MAIN(LMT_RUN(sleeps_wake_on_their_tick), LMT_RUN(periodic_timer_keeps_its_period),
-         LMT_RUN(early_wake_keeps_ticks_in_phase), LMT_RUN(unrelated_interrupts_keep_ticks_exact))
+         LMT_RUN(early_wake_keeps_ticks_in_phase), LMT_RUN(unrelated_interrupts_keep_ticks_exact),
+         LMT_RUN(period_end_just_after_a_wake_is_counted))

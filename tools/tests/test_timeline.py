@@ -106,10 +106,27 @@ def test_mouse_selection_zoom_hover(page_of):
     page.wait_for_timeout(100)
     after = page.locator("line.mark").count()
     assert 0 < after < before
-    # Hover over a run bar shows its details.
-    bar = page.locator("rect.run").first
-    bb = bar.bounding_box()
-    page.mouse.move(bb["x"] + bb["width"] / 2, bb["y"] + bb["height"] / 2)
+    # Hover over a run bar shows its details: a bar the pointer can reach
+    # (not under an event mark or the selection drawn above), the widest
+    # first.
+    bars = page.locator("rect.run")
+    spans = []  # the part of each bar inside the drawing: (width, middle x, middle y)
+    for i in range(bars.count()):
+        bb = bars.nth(i).bounding_box()
+        if bb is None:
+            continue
+        # The plot area: right of the 130-pixel lane labels, left of the
+        # 10-pixel margin (tools/limentrace/html.py, LABEL and PAD).
+        lo = max(bb["x"], box["x"] + 130)
+        hi = min(bb["x"] + bb["width"], box["x"] + box["width"] - 10)
+        if hi > lo:
+            spans.append((hi - lo, (lo + hi) / 2, bb["y"] + bb["height"] / 2))
+    spans.sort(reverse=True)
+    on_top = "(p => { const e = document.elementFromPoint(p[0], p[1]); " \
+             "return e ? e.getAttribute('class') : null; })"
+    reachable = [(mx, my) for _, mx, my in spans if page.evaluate(on_top, [mx, my]) == "run"]
+    assert reachable
+    page.mouse.move(*reachable[0])
     tip = page.locator("#tip")
     assert tip.is_visible() and " runs " in tip.text_content()
     # Reset shows the whole trace again.
