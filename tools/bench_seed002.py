@@ -112,21 +112,29 @@ def kernel_share(bdir, qemu_base, cfg, frames):
     fields = bench.parse(out)
     if rc != 0 or not counts or fields is None:
         return None, f"{cfg} s2_fft (execution log): exit {rc}, {sum(counts.values())} instructions"
-    kfun = kernel_functions(bdir, cfg)
+    share = split_counts(counts, kernel_functions(bdir, cfg), fields["samples"])
+    # The image's own figures in this run, compared with the plain run's:
+    # one instruction per block must change nothing.
+    share["_logged"] = {k: fields.get(k) for k in ("fft_max", "frame_max", "peak_bin")}
+    return share, None
+
+
+def split_counts(counts, kfun, samples):
+    """Instructions by function -> kernel (functions of the kernel and port
+    archive, `kfun`), idle (the idle thread's loop, though the archive
+    defines it) and application (every other function); the share is
+    kernel / (kernel + application)."""
     idle = sum(v for s, v in counts.items() if s in IDLE_FUNCTIONS)
     kernel = sum(v for s, v in counts.items() if s in kfun and s not in IDLE_FUNCTIONS)
-    app = sum(v for s, v in counts.items() if s not in kfun)
+    app = sum(v for s, v in counts.items() if s not in kfun and s not in IDLE_FUNCTIONS)
     top = sorted(((s, v) for s, v in counts.items() if s in kfun and s not in IDLE_FUNCTIONS),
                  key=lambda sv: (-sv[1], sv[0]))[:8]
     return {"kernel_instructions": kernel, "application_instructions": app,
             "idle_instructions": idle,
-            "kernel_share": round(kernel / (kernel + app), 4),
-            "kernel_per_sample": round(kernel / fields["samples"], 1),
-            "samples_counted": fields["samples"],
-            "top_kernel_functions": dict(top),
-            # The image's own figures in this run, compared with the plain
-            # run's: one instruction per block must change nothing.
-            "_logged": {k: fields.get(k) for k in ("fft_max", "frame_max", "peak_bin")}}, None
+            "kernel_share": round(kernel / (kernel + app), 4) if kernel + app else None,
+            "kernel_per_sample": round(kernel / samples, 1) if samples else None,
+            "samples_counted": samples,
+            "top_kernel_functions": dict(top)}
 
 
 def run_fields(qemu_base, elf, append, timeout):
