@@ -35,12 +35,13 @@ PERIOD_RUNS = {100: (20, 2), 10: (200, 5)}
 FRAMES = (4, 2)
 PEAK_BIN = 128  # 125 Hz in 1,024 bins of a 1 kHz sampling (s2_fft_app.c)
 PEAK_MHZ = 125000
+SAMPLE_PERIOD = 1000000  # instructions between two samples at 1 kHz (1 ns each)
 # The idle thread's own instructions: neither kernel work nor application.
 IDLE_FUNCTIONS = {"lmk_idle_entry", "lm_port_idle"}
 PERIOD_FIELDS = ("bad", "latency_mean_x100", "latency_min", "latency_max", "error_mean_x100",
                  "error_max", "error_lo_biased", "error_hi_biased", "drift", "load_rounds")
 FFT_FIELDS = ("frames", "fft_min", "fft_max", "frame_min", "frame_max", "peak_bin", "peak_mhz",
-              "wrong_peaks", "samples", "overruns")
+              "wrong_peaks", "samples", "overruns", "sample_period_x100")
 
 
 def kernel_functions(bdir, cfg):
@@ -169,6 +170,9 @@ def check_fft(fields, frames):
                 f"not {PEAK_BIN}")
     if fields["overruns"] != 0:
         return f"{fields['overruns']} samples lost (queue full)"
+    if fields["sample_period_x100"] != 100 * SAMPLE_PERIOD:
+        return (f"samples {fields['sample_period_x100'] / 100:,.2f} instructions apart, not "
+                f"{SAMPLE_PERIOD:,} (1 kHz)")
     return None
 
 
@@ -251,7 +255,8 @@ def measure_seed002(bdir, qemu_base, log, short=False, configs=bench.CONFIGS):
                     "frame_instructions": fields["frame_max"],
                     "frame_instructions_min": fields["frame_min"],
                     "peak_bin": fields["peak_bin"], "peak_hz": fields["peak_mhz"] / 1000,
-                    "samples": fields["samples"], "overruns": fields["overruns"]})
+                    "samples": fields["samples"], "overruns": fields["overruns"],
+                    "sample_period": fields["sample_period_x100"] / 100})
             else:
                 share, bad = got
                 if bad:

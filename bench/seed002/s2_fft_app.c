@@ -14,7 +14,8 @@
  * per 1,000 Hz), so the peak is bin 128, 125,000 mHz.
  *
  * Figures (timer 1, 40 instructions a count): the FFT alone, and the
- * frame (FFT, peak search and the send), for every frame; the instructions
+ * frame (FFT, peak search and the send), for every frame; the virtual time
+ * from the first sample received to the last, per sample; the instructions
  * spent in the kernel are counted outside the image (tools/bench_seed002.py:
  * QEMU's execution log between s2_mark_begin and s2_mark_end).
  */
@@ -55,6 +56,7 @@ static uint32_t frames;          /* frames to run (command line "frames=") */
 static volatile uint32_t next_sample, overruns;
 static uint32_t fft_min = UINT32_MAX, fft_max, frame_min = UINT32_MAX, frame_max;
 static uint32_t peak_bin, wrong_peaks;
+static uint32_t first_sample_at, last_sample_at; /* timer 1 */
 
 void s2_mark_begin(void)
 {
@@ -87,6 +89,9 @@ static void fft_entry(void *arg)
             }
             if (f == 0u && n == 0u) {
                 s2_mark_begin();
+                first_sample_at = lmb_now();
+            } else if (f == frames - 1u && n == S2_FFT_N - 1u) {
+                last_sample_at = lmb_now();
             }
             frame[n] = (float)s;
         }
@@ -155,6 +160,11 @@ static void uart_entry(void *arg)
     lmb_value("wrong_peaks", wrong_peaks);
     lmb_value("samples", next_sample);
     lmb_value("overruns", overruns);
+    /* The virtual time between two samples, in hundredths of an
+     * instruction: 1 ms = 100,000,000 at 1 kHz. */
+    lmb_value("sample_period_x100",
+              (uint32_t)((uint64_t)(first_sample_at - last_sample_at) * LMB_INSTR_PER_COUNT *
+                         100u / (frames * S2_FFT_N - 1u)));
     lmb_end();
 }
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """What ./limen bench seed002 accepts and refuses (tools/bench_seed002.py):
-a run that lost a figure, a wake-up off its tick, a wrong FFT peak or a lost
-sample fails the command; the kernel's share splits the execution log's
+a run that lost a figure, a wake-up off its tick, a wrong FFT peak, a lost
+sample or samples not 1 ms apart fail the command; the kernel's share splits the execution log's
 counts as docs/benchmarks.md says. The images themselves run in the test
 command's smoke run (./limen bench seed002 --short)."""
 import collections
@@ -13,7 +13,8 @@ PERIOD_LINE = ("LMB s2_period period_ticks=10 load=1 periods=5 bad=0 latency_mea
                "latency_min=200 latency_max=280 error_mean_x100=1600 error_max=40 "
                "error_lo_biased=2147483608 error_hi_biased=2147483688 drift=0 load_rounds=9")
 FFT_LINE = ("LMB s2_fft frames=2 points=1024 fft_min=86000 fft_max=86000 frame_min=93240 "
-            "frame_max=93240 peak_bin=128 peak_mhz=125000 wrong_peaks=0 samples=2048 overruns=0")
+            "frame_max=93240 peak_bin=128 peak_mhz=125000 wrong_peaks=0 samples=2048 overruns=0 "
+            "sample_period_x100=100000000")
 
 
 def fields(line, **changes):
@@ -49,6 +50,7 @@ def test_fft_refusals():
     assert "frames" in s2.check_fft(fields(FFT_LINE, samples=2047), 2)
     assert "frames" in s2.check_fft(fields(FFT_LINE), 3)
     assert "missing" in s2.check_fft(fields(FFT_LINE, fft_max=None), 2)
+    assert "not 1,000,000" in s2.check_fft(fields(FFT_LINE, sample_period_x100=200000000), 2)
 
 
 def test_kernel_share_splits_by_function():
