@@ -12,11 +12,12 @@
  *             (reload + 1) of virtual time (40 instructions at 25 MHz);
  *   interval  the instructions between two consecutive wake-ups (timer 1),
  *             whose error is interval - PERIOD x 1,000,000;
- *   drift     the last wake-up's distance from the first plus the periods
- *             in between: 0 when no period is lost or gained.
+ *   drift     |time from the first wake-up to the last - periods x PERIOD
+ *             x 1,000,000|: no more than the two wake-ups' latencies differ
+ *             when no period is lost or gained.
  *
  * With LOAD 1, two less urgent threads (priorities 10 and 11) pass a
- * message back and forth through a queue without a pause, so the tick
+ * message back and forth through two one-place queues without a pause, so the tick
  * often arrives while the kernel serves them, with interrupts masked or in
  * the switch handler. With LOAD 0 a thread of priority 20 spins without
  * calling the kernel: the core never waits in WFI, because under QEMU 7.2
