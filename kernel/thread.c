@@ -337,6 +337,41 @@ lm_status_t lm_thread_sleep(lm_tick_t ticks)
     return lmk.current->wait_status;
 }
 
+/* Context: thread. Lock: taken. Cost: O(1), one masked step (R8.6).
+ * The deadline comes from *wake, never from the time of the call, so a late
+ * wake-up or a long piece of work shortens the next sleep instead of moving
+ * every later deadline: a periodic thread never drifts. The time left is
+ * read under the lock, so a tick between the read and the arming cannot
+ * move the wake-up off the deadline. */
+lm_status_t lm_thread_sleep_until(lm_tick_t *wake, lm_tick_t period)
+{
+    LMK_CHECK(wake != NULL, LM_ERR_PARAM);
+    LMK_CHECK(period != 0u && period <= LM_TICK_MAX_TIMEOUT, LM_ERR_PARAM);
+    if (lm_port_in_isr()) {
+        return LMK_FAIL(LM_ERR_ISR);
+    }
+    lm_tick_t deadline = *wake + period;
+    lm_irqstate_t s = lm_port_irq_lock();
+    lm_tick_t left = deadline - lmk.now;
+    if ((int32_t)left <= 0) {
+        /* The deadline is this tick (on time) or has passed (late): the
+         * period is counted all the same, so the caller can tell how many
+         * it missed and the schedule stays on its grid. */
+        *wake = deadline;
+        lm_port_irq_unlock(s);
+        return (left == 0u) ? LM_OK : LM_ERR_TIMEOUT;
+    }
+    lm_status_t st = lmk_wait_allowed(left);
+    if (st != LM_OK) {
+        lm_port_irq_unlock(s);
+        return LMK_FAIL(st);
+    }
+    *wake = deadline;
+    lmk_block_current_locked(LMK_WAIT_SLEEP, NULL, left);
+    lm_port_irq_unlock(s);
+    return lmk.current->wait_status;
+}
+
 /* Context: thread. Lock: taken. Cost: O(1). R2.3, R3.3. */
 lm_status_t lm_thread_yield(void)
 {

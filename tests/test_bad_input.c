@@ -217,6 +217,19 @@ ROWFN f_thread_stack_unused(void *o, uintptr_t v)
 ROWFN f_thread_stats(void *o, uintptr_t v) { return lm_thread_stats(o, v != 0u ? NULL : &outbuf.stats); }
 #endif
 ROWFN f_sleep(void *o, uintptr_t v) { (void)o; return lm_thread_sleep((lm_tick_t)v); }
+/* lm_thread_sleep_until: the previous wake tick is the row's own (now, so
+ * the deadline is ahead, or 10 ticks ago, so it has passed); the row fails
+ * with a status no call returns if a refused call changed it. */
+enum { SU_AHEAD, SU_PASSED, SU_NULL, SU_P0, SU_PBIG, SU_PFOREVER };
+ROWFN f_sleep_until(void *o, uintptr_t v)
+{
+    (void)o;
+    static const lm_tick_t period[] = {5, 5, 5, 0, LM_TICK_MAX_TIMEOUT + 1u, LM_WAIT_FOREVER};
+    lm_tick_t wake = lm_tick_now() - (v == SU_PASSED ? 10u : 0u);
+    lm_tick_t before = wake;
+    lm_status_t st = lm_thread_sleep_until(v == SU_NULL ? NULL : &wake, period[v]);
+    return wake == before ? st : (lm_status_t)-99;
+}
 ROWFN f_yield(void *o, uintptr_t v) { (void)o; (void)v; return lm_thread_yield(); }
 ROWFN f_sched_lock(void *o, uintptr_t v) { (void)o; (void)v; return lm_sched_lock(); }
 ROWFN f_sched_unlock(void *o, uintptr_t v) { (void)o; (void)v; return lm_sched_unlock(); }
@@ -571,6 +584,23 @@ static const struct row rows[] = {
     ALW(X_PRESTART, "lm_thread_sleep", "5 ticks before lm_kernel_start()", STATE, f_sleep, O_NONE,
         5)
     HOST_ALW(X_IDLE, "lm_thread_sleep", "5 ticks from the idle hook", STATE, f_sleep, O_NONE, 5)
+
+    CHK(X_THREAD, "lm_thread_sleep_until", "wake NULL", PARAM, f_sleep_until, O_NONE, SU_NULL)
+    CHK(X_THREAD, "lm_thread_sleep_until", "period 0", PARAM, f_sleep_until, O_NONE, SU_P0)
+    CHK(X_THREAD, "lm_thread_sleep_until", "period 0x80000000", PARAM, f_sleep_until, O_NONE,
+        SU_PBIG)
+    CHK(X_THREAD, "lm_thread_sleep_until", "period LM_WAIT_FOREVER", PARAM, f_sleep_until,
+        O_NONE, SU_PFOREVER)
+    HOST_ALW(X_ISR, "lm_thread_sleep_until", "deadline ahead, from an interrupt handler", ISR,
+             f_sleep_until, O_NONE, SU_AHEAD)
+    HOST_ALW(X_ISR, "lm_thread_sleep_until", "deadline passed, from an interrupt handler", ISR,
+             f_sleep_until, O_NONE, SU_PASSED)
+    ALW(X_LOCKED, "lm_thread_sleep_until", "deadline ahead, holding the scheduler lock", LOCKED,
+        f_sleep_until, O_NONE, SU_AHEAD)
+    ALW(X_PRESTART, "lm_thread_sleep_until", "deadline ahead, before lm_kernel_start()", STATE,
+        f_sleep_until, O_NONE, SU_AHEAD)
+    HOST_ALW(X_IDLE, "lm_thread_sleep_until", "deadline ahead, from the idle hook", STATE,
+             f_sleep_until, O_NONE, SU_AHEAD)
 
     HOST_ALW(X_ISR, "lm_thread_yield", "from an interrupt handler", ISR, f_yield, O_NONE, 0)
     ALW(X_LOCKED, "lm_thread_yield", "holding the scheduler lock", LOCKED, f_yield, O_NONE, 0)

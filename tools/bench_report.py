@@ -5,7 +5,7 @@ plots/*.svg (drawn here, no plotting library or network needed).
 
 Steps: measures 1-6 (tools/bench.py quick), Thread-Metric (one period of
 1e9 instructions, or --short: two of 1e7), seed 003's series, seed 004's
-study. Every figure is an instruction count under QEMU -icount shift=0 and
+study, seed 002's suite (tools/bench_seed002.py; --short: a few periods). Every figure is an instruction count under QEMU -icount shift=0 and
 repeats exactly, so two runs write identical files.
 """
 import html
@@ -13,6 +13,7 @@ import json
 import os
 
 import bench
+import bench_seed002
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
            "#7f7f7f", "#17becf")
@@ -141,6 +142,16 @@ def plots(results, pdir):
         write(f"study_{mode}_{levels}.svg", title,
               svg_lines(title, "threads", "instructions per decision",
                         [(s, sorted(pts.items())) for s, pts in by.items()]))
+    s2 = results["seed002"]
+    write("seed002_periodicity.svg", "seed 002: tick to periodic thread and period error",
+          svg_bars("Seed 002 periodicity: tick to thread, mean and worst", "instructions",
+                   [(f"{cfg} {k}", [p["latency_mean"], p["latency_max"], p["error_worst"]])
+                    for cfg in s2 for k, p in s2[cfg]["periodicity"].items()],
+                   ["latency mean", "latency worst", "period error worst"]))
+    write("seed002_context_switch.svg", "seed 002: context switch, 2 / 5 / 10 threads",
+          svg_lines("Seed 002 context switch (yield + switch)", "threads", "instructions per yield",
+                    [(cfg, sorted((int(n), v) for n, v in s2[cfg]["context_switch"].items()))
+                     for cfg in s2]))
     tm = [r for r in results["thread_metric"]["tests"] if r["references"]]
     names = ["Limen bench", "Limen default"] + list(bench.TM_KERNELS)
     write("thread_metric.svg", "Thread-Metric, events per period",
@@ -205,6 +216,12 @@ def report_md(results, made):
             "callgrind:", ""]
     out.append(bench.study_text(sh["experiments"], []) if sh["experiments"]
                else "not run: " + "; ".join(sh["notes"]))
+    out += ["", "## Seed 002's suite (instructions)", "",
+            "Context switch: measure 2's images; interrupt to thread: measure 3's; "
+            "periodicity: `lm_thread_sleep_until`, tick to thread and period error; "
+            "the FFT application's kernel share counted from QEMU's execution log "
+            "(`docs/benchmarks.md`).", ""]
+    out.append(bench_seed002.text(results["seed002"], []).lstrip("\n"))
     out += ["", "## Plots", ""]
     out += [f"![{c}](plots/{f})" for f, c in made]
     if results["problems"]:
@@ -214,7 +231,7 @@ def report_md(results, made):
 
 def report(root, bdir, run, qemu_base, log, short=False):
     """Runs everything, writes the files; returns 0 when nothing failed."""
-    steps = 4
+    steps = 5
     log(f"[1/{steps}] measures 1-6")
     if bench.build(root, bdir, run) != 0:
         return 1
@@ -231,6 +248,9 @@ def report(root, bdir, run, qemu_base, log, short=False):
     log(f"[4/{steps}] seed 004's study (mps2-an386, and the host under callgrind)")
     found, st_problems = bench.measure_study(bdir, qemu_base)
     host, host_problems = bench.measure_study_host(root, bdir, run, log)
+    log(f"[5/{steps}] seed 002's suite (about 2 minutes of loaded periodicity runs at full "
+        "length)")
+    s2, s2_problems = bench_seed002.measure_seed002(bdir, qemu_base, log, short)
     results = {
         "tools": {"compiler": bench.tool_version(["arm-none-eabi-gcc", "--version"]),
                   "qemu": bench.tool_version([qemu_base[0], "--version"]),
@@ -247,7 +267,8 @@ def report(root, bdir, run, qemu_base, log, short=False):
                        "compiler": bench.tool_version(["cc", "--version"]),
                        "experiments": host, "crossovers": bench.study_crossovers(host),
                        "notes": host_problems},
-        "problems": problems + tm_problems + s_problems + st_problems,
+        "seed002": s2,
+        "problems": problems + tm_problems + s_problems + st_problems + s2_problems,
     }
     with open(os.path.join(bdir, "results.json"), "w", encoding="utf-8") as f:
         json.dump(results, f, indent=2, sort_keys=True)

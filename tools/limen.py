@@ -9,6 +9,7 @@
     ./limen bench quick      measures 1-6 against the reference kernels [--json]
     ./limen bench thread-metric   the eight Thread-Metric tests, 1 s periods [--json]
     ./limen bench series     seed 003's series: cost against waiters, expiries [--json]
+    ./limen bench seed002    seed 002's suite: switch, periodicity, interrupt, FFT app [--json]
     ./limen bench [report]   every benchmark: build/bench/report.md, results.json, plots
     ./limen bench study      seed 004's ready-queue study on Cortex-M4 [--json]
     ./limen bench crosscheck measures 1-6 against the reference harness on this tree
@@ -586,6 +587,11 @@ def cmd_test(args):
             for what in ("series", "study"):
                 if cmd_bench(argparse.Namespace(what=what, json=False, host=False)) != 0:
                     failed.append(f"bench {what}")
+            # Seed 002's suite, short: every part runs, reports every
+            # figure and passes its own checks (the FFT's peak, every
+            # periodic wake-up on its deadline tick).
+            if cmd_bench(argparse.Namespace(what="seed002", json=False, short=True)) != 0:
+                failed.append("bench seed002")
     if "mps2-an386" in boards and trace_tests() != 0:
         failed.append("trace tools (pytest tools/tests)")
     for board in checked:
@@ -1041,6 +1047,10 @@ def cmd_bench(args):
         return bench.study(ROOT, bdir, run, qemu, log, args.json, getattr(args, "host", False))
     if args.what == "series":
         return bench.series(ROOT, bdir, run, qemu, log, args.json)
+    if args.what == "seed002":
+        import bench_seed002  # pylint: disable=import-outside-toplevel
+        return bench_seed002.seed002(ROOT, bdir, run, qemu, log, args.json,
+                                     getattr(args, "short", False))
     if args.what == "crosscheck":
         harness = args.harness or os.environ.get("LIMEN_BENCH_REFERENCE") or next(
             (d for d in (os.path.join(ROOT, "..", "shared", "bench-reference"),
@@ -1180,10 +1190,11 @@ def main():
     sw.set_defaults(fn=cmd_sweep)
     be = sub.add_parser("bench", help="benchmarks beside the reference kernels (docs/benchmarks.md)")
     be.add_argument("what", nargs="?", default="report",
-                    choices=("quick", "thread-metric", "series", "study", "crosscheck", "report"),
+                    choices=("quick", "thread-metric", "series", "seed002", "study", "crosscheck",
+                             "report"),
                     help="report (the default): everything below, written to build/bench/; "
                          "quick: measures 1-6 once, both configurations; thread-metric: the "
-                         "eight Thread-Metric tests; series: seed 003's series; study: seed 004's ready-queue study; report: all of them into build/bench/ (report.md, results.json, plots); crosscheck: measures 1-6 against the "
+                         "eight Thread-Metric tests; series: seed 003's series; seed002: seed 002's suite; study: seed 004's ready-queue study; report: all of them into build/bench/ (report.md, results.json, plots); crosscheck: measures 1-6 against the "
                          "reference harness run on this tree (docs/benchmarks.md)")
     be.add_argument("--json", action="store_true", help="print JSON only")
     be.add_argument("--exact", action="store_true",
@@ -1201,7 +1212,8 @@ def main():
     be.add_argument("--host", action="store_true",
                     help="study: on the host, counted exactly by valgrind's callgrind")
     be.add_argument("--short", action="store_true",
-                    help="report: Thread-Metric with two 10 ms periods instead of one of 1 s")
+                    help="report: Thread-Metric with two 10 ms periods instead of one of 1 s; "
+                         "report, seed002: a few periods and frames instead of many")
     be.add_argument("--harness", metavar="DIR",
                     help="crosscheck: the reference harness (default $LIMEN_BENCH_REFERENCE, "
                          "else ../shared/bench-reference)")

@@ -9,7 +9,8 @@
 typedef enum lm_status {
     LM_OK = 0,
     /* Outcomes of a legal request. */
-    LM_ERR_TIMEOUT = -1,     /* the wait ended because its timeout expired */
+    LM_ERR_TIMEOUT = -1,     /* the wait ended because its timeout expired;
+                                lm_thread_sleep_until: the deadline had passed */
     LM_ERR_DELETED = -2,     /* the object was deleted while the caller waited */
     LM_ERR_WOULD_BLOCK = -3, /* not available now (queue full or empty, count 0,
                                 mutex owned, pool empty) and no wait was asked */

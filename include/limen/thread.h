@@ -18,7 +18,7 @@ typedef enum lm_thread_state {
     LM_THREAD_INACTIVE = 0, /* created, never started */
     LM_THREAD_READY,        /* ready or running */
     LM_THREAD_BLOCKED,      /* waiting on an object */
-    LM_THREAD_SLEEPING,     /* in lm_thread_sleep() */
+    LM_THREAD_SLEEPING,     /* in lm_thread_sleep() or lm_thread_sleep_until() */
     LM_THREAD_SUSPENDED,    /* suspended, not waiting */
     LM_THREAD_TERMINATED    /* ended (returned, terminated) */
 } lm_thread_state_t;
@@ -153,6 +153,27 @@ lm_status_t lm_thread_resume(lm_thread_t *t);
  * Context: thread. @retval LM_OK, LM_ERR_ISR, LM_ERR_LOCKED, LM_ERR_PARAM
  * (ticks > LM_TICK_MAX_TIMEOUT and not LM_WAIT_FOREVER), LM_ERR_ABORTED */
 lm_status_t lm_thread_sleep(lm_tick_t ticks);
+
+/* Periodic sleep on a fixed grid (R8.6): block the calling thread until the
+ * tick *wake + period, and set *wake to that tick. *wake holds the previous
+ * deadline (set it once to lm_tick_now() before the first call); since each
+ * deadline is computed from the last, the period never drifts, whatever the
+ * thread does between calls. A deadline that is the current tick returns
+ * LM_OK at once; one that has passed (by the wrap-safe comparison of R8.3)
+ * returns LM_ERR_TIMEOUT at once. In both cases, and on LM_ERR_ABORTED,
+ * *wake has still advanced by one period: a late thread keeps its grid and
+ * catches up one period per call (to skip the missed periods, set *wake to
+ * lm_tick_now()). Refusals leave *wake unchanged.
+ * Context: thread. Cost: O(1), one masked step.
+ * @retval LM_OK          woke at tick *wake, or it is that tick now
+ * @retval LM_ERR_TIMEOUT the deadline had passed; did not block
+ * @retval LM_ERR_ABORTED lm_thread_wait_abort() ended the sleep
+ * @retval LM_ERR_PARAM   wake NULL; period 0 or above LM_TICK_MAX_TIMEOUT
+ * @retval LM_ERR_ISR     from an interrupt handler
+ * @retval LM_ERR_LOCKED  it would block holding the scheduler lock
+ * @retval LM_ERR_STATE   it would block before lm_kernel_start() or in the
+ *                        idle hook */
+lm_status_t lm_thread_sleep_until(lm_tick_t *wake, lm_tick_t period);
 
 /* Give the CPU to the next ready thread of the same priority, and to any
  * more urgent thread held back by the caller's preemption-threshold

@@ -489,6 +489,11 @@ static void c_pool_alloc(void)
     }
 }
 static void c_sleep(void) { rec(lm_thread_sleep(5)); }
+static void c_sleep_until(void)
+{
+    lm_tick_t wake = lm_tick_now();
+    rec(lm_thread_sleep_until(&wake, 5));
+}
 static void c_timer_start(void) { rec(lm_timer_start(&T, 3, 0)); }
 static void c_timer_stop(void) { rec(lm_timer_stop(&T)); }
 static void c_flags_delete(void) { rec(lm_flags_delete(&F)); }
@@ -829,6 +834,8 @@ const struct sw_scenario sw_scenarios[] = {
         a_pool_actor, PRIO_A, true),
     SCN("thread_sleep", "lm_thread_sleep", su_none, NULL, c_sleep, NULL, NULL, a_sleep, PRIO_A,
         true),
+    SCN("thread_sleep_until", "lm_thread_sleep_until", su_none, NULL, c_sleep_until, NULL, NULL,
+        a_sleep, PRIO_A, true),
     SCN("timer_start", "lm_timer_start", su_timer, NULL, c_timer_start, k_timer, v_timer,
         a_timer, PRIO_A, true),
     SCN("timer_stop_running", "lm_timer_stop", su_timer_running, NULL, c_timer_stop, k_timer,
