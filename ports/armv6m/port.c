@@ -131,6 +131,12 @@ void lmp_switch_stack_check(lm_thread_t *prev)
     }
 }
 
+/* Every image has the HardFault report: a reference to fault.c (not to the
+ * handler, which the board's weak minimal one already defines when the
+ * library is searched) brings it in, and its handler replaces the weak one. */
+__attribute__((used)) static const lm_armv6m_fault_t *(*const lmp_fault_report)(void) =
+    lm_armv6m_last_fault;
+
 bool lm_armv6m_threads_running(void)
 {
     return port.started;
