@@ -43,7 +43,12 @@ ARM_PACKAGES = ["libnewlib-arm-none-eabi"]
 # Under -icount shift=0 one guest instruction is 1 ns of virtual time
 # (docs/measuring.md); align/sleep off make the run independent of the host.
 QEMU_ICOUNT = "shift=0,align=off,sleep=off"
-BOARDS = {"mps2-an386": "mps2-an386", "mps2-an385": "mps2-an385", "mps2-an500": "mps2-an500"}
+BOARDS = {"mps2-an386": "mps2-an386", "mps2-an385": "mps2-an385", "mps2-an500": "mps2-an500",
+          # The Armv6-M port: on a Cortex-M3 (Armv6-M code, plenty of memory)
+          # and on the micro:bit's Cortex-M0 (16 KiB of RAM).
+          "mps2-an385-v6m": "mps2-an385", "microbit": "microbit"}
+# Boards whose RAM cannot hold the event recorder's demo (the demo's second part).
+DEMO_NO_TRACE = {"microbit": "16 KiB of RAM cannot hold the event recorder's buffer"}
 
 
 def log(msg):
@@ -160,6 +165,9 @@ def cmd_demo(args):
     print("(instructions executed, not cycles of a real core: docs/measuring.md)\n")
     print("\n".join(table))
     print(EXPLANATION)
+    if board in DEMO_NO_TRACE:
+        print(f"\nNo event trace on {board}: {DEMO_NO_TRACE[board]}.")
+        return 0
     return demo_traces(board)
 
 
@@ -311,7 +319,7 @@ fewer switches, the more messages per million instructions."""
 # Boards that are built and checked but not run here (no QEMU model): the
 # image each one builds, and the CMake target that checks it
 # (tools/check_image.py with the board's memory map, from its board.cmake).
-CHECKED_BOARDS = {"stm32f429i-disc1": "producer_consumer"}
+CHECKED_BOARDS = {"stm32f429i-disc1": "producer_consumer", "nucleo-g071rb": "producer_consumer"}
 
 EXTERNAL_APP = os.path.join(ROOT, "examples", "external-app")
 # What examples/external-app prints, whichever way it was built.
@@ -1175,7 +1183,7 @@ def main():
                     help="every scenario and offset, expected failures included")
     sw.add_argument("--host-only", action="store_true", help="skip QEMU")
     sw.add_argument("--target-only", action="store_true", help="skip the host sweep")
-    sw.add_argument("--board", action="append", choices=sorted(BOARDS),
+    sw.add_argument("--board", action="append", choices=sorted(set(BOARDS) - {"microbit"}),
                     help="QEMU board (repeatable; default mps2-an386)")
     sw.set_defaults(fn=cmd_sweep)
     be = sub.add_parser("bench", help="benchmarks beside the reference kernels (docs/benchmarks.md)")
@@ -1210,13 +1218,13 @@ def main():
                         help="Arm's CMSIS-RTOS2 validation suite on the layer (docs/cmsis-rtos2.md)")
     cm.add_argument("--suite", required=True, help="a copy of ARM-software/CMSIS-RTOS2_Validation")
     cm.add_argument("--core", help="CMSIS-Core's Include folder (default: CMSIS_6 beside the suite)")
-    cm.add_argument("--board", default="mps2-an386", choices=sorted(BOARDS))
+    cm.add_argument("--board", default="mps2-an386", choices=sorted(set(BOARDS) - {"microbit"}))
     cm.add_argument("--tickless", action="store_true", help="the kernel with LM_CFG_TICKLESS=1")
     cm.set_defaults(fn=cmd_cmsis_validate)
     tr = sub.add_parser("trace", help="record and analyse event traces (docs/trace.md)")
     trs = tr.add_subparsers(dest="trace_cmd", required=True)
     rec = trs.add_parser("record", help="record the experiment's three cases")
-    rec.add_argument("--board", default="mps2-an386", choices=sorted(BOARDS))
+    rec.add_argument("--board", default="mps2-an386", choices=sorted(set(BOARDS) - set(DEMO_NO_TRACE)))
     rec.add_argument("--host", action="store_true", help="on the hosted port instead")
     rec.add_argument("-o", "--output", default=os.path.join(build_root(), "traces"),
                      help="directory for pc-<case>.lmtrace (default build/traces)")

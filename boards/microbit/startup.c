@@ -22,14 +22,12 @@ LM_BOARD_WEAK_HANDLER(TIMER1_Handler);
 LM_BOARD_WEAK_HANDLER(TIMER2_Handler);
 LM_BOARD_WEAK_HANDLER(IRQ_Handler);
 
-/* Armv6-M's system exceptions: no MemManage, BusFault, UsageFault or
- * DebugMonitor, whose entries the architecture reserves (0). Every
+/* Armv6-M's system exceptions (reset.h), then the interrupts. Every
  * interrupt line the board does not name goes to IRQ_Handler, which tests
  * override (the software interrupts SWI0-SWI5 are lines 20-25). */
 __attribute__((section(".vectors"), used)) static const lm_board_vector_t
     vectors[16 + NRF_IRQ_COUNT] = {
-    (lm_board_vector_t)(uintptr_t)__main_stack_top, Reset_Handler, NMI_Handler,
-    HardFault_Handler, 0, 0, 0, 0, 0, 0, 0, SVC_Handler, 0, 0, PendSV_Handler, SysTick_Handler,
+    LM_BOARD_SYSTEM_VECTORS_ARMV6M(__main_stack_top),
     [16 + 0] = IRQ_Handler, [16 + 1] = IRQ_Handler,
     [16 + NRF_IRQ_UART0] = UART0_Handler,
     [16 + 3] = IRQ_Handler, [16 + 4] = IRQ_Handler, [16 + 5] = IRQ_Handler,
