@@ -44,8 +44,9 @@ void lm_board_puts(const char *s)
     }
 }
 
-/* Two accesses: the capture task copies the count into CC[0]. Callers
- * that may be interrupted by another reader (the trace) hold the lock. */
+/* Two accesses: the capture task copies the count into CC[0]. A handler
+ * that reads the timestamp between them leaves a later count there: the
+ * interrupted read returns that, a little late, never an earlier one. */
 uint32_t lm_board_timestamp(void)
 {
     NRF_TIMER_CAPTURE(NRF_TIMER0, MICROBIT_TIMESTAMP_CC) = 1u;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The board services (board_services.h) on the NUCLEO-G071RB: console on
  * USART2 (PA2, the ST-LINK virtual COM port) at 115200 baud; lm_board_exit()
- * prints the code and stops (at a breakpoint if a debugger is attached);
+ * prints the code and sleeps with interrupts masked;
  * lm_board_timestamp() counts core cycles (TIM2, 32 bits, at 64 MHz: the
  * Cortex-M0+ has no cycle counter). */
 #ifndef LIMEN_BOARD_H

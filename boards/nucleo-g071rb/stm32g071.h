@@ -64,10 +64,6 @@
 #define TIM_CR1_CEN (1u << 0)
 #define TIM_EGR_UG (1u << 0)
 
-/* Debug: a debugger is attached (Armv6-M DHCSR) */
-#define DHCSR LM_REG32(0xE000EDF0u)
-#define DHCSR_C_DEBUGEN (1u << 0)
-
 #define STM32G0_IRQ_COUNT 32u
 
 #endif
