@@ -55,7 +55,7 @@ _Static_assert(0 STM32G0_IRQS(COUNT_IRQ) == STM32G0_IRQ_COUNT, "one handler per 
 
 static bool clock_ok;
 
-static bool wait_bits(volatile uint32_t *reg, uint32_t mask, uint32_t value)
+static bool wait_bits(const volatile uint32_t *reg, uint32_t mask, uint32_t value)
 {
     for (uint32_t i = 0; i < READY_LOOPS; i++) {
         if ((*reg & mask) == value) {
