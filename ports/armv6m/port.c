@@ -144,6 +144,7 @@ bool lm_armv6m_threads_running(void)
 
 /* ---- threads ---- */
 
+/* Cost: O(1), 24 stores and the guard words. */
 void lm_port_stack_init(lm_thread_t *t)
 {
     lmp_stack_prepare(t); /* guard words, the copies the checks trust */
@@ -177,10 +178,13 @@ void lm_port_stack_init(lm_thread_t *t)
  * saved they are free, so the handler keeps EXC_RETURN in R7 across its
  * calls instead of pushing it.
  *
- * With statistics, the switch hook and the trace off (configs/bench.h) the
- * commit is in assembly; otherwise it is the kernel's C function.
- * Cost (commit in assembly, stack check on, no work): 44 instructions from
- * the handler's first to its last, measured in docs/measuring.md.
+ * With statistics, the switch hook and the trace off the commit is in
+ * assembly; otherwise it is the kernel's C function.
+ * Cost, from the handler's first instruction to its return, no deferred
+ * work, stack check on: 45 instructions with the commit in assembly (by
+ * count), 57 with statistics on (configs/bench.h), 71 in the default
+ * configuration (tests/target/hotpath_cycles.py, docs/porting.md). Deferred
+ * work adds its own cost and about 12 instructions around it.
  */
 #define LMP_COMMIT_IN_C (LM_CFG_STATS || LM_CFG_SWITCH_HOOK || LM_CFG_TRACE)
 
@@ -388,7 +392,7 @@ _Noreturn void lm_port_stop(void)
     longjmp(port.exit_to, 1);
 }
 
-/* Called with the lock held (PRIMASK set): WFI still wakes for an interrupt
+/* Cost: O(1). Called with the lock held (PRIMASK set): WFI still wakes for an interrupt
  * that PRIMASK keeps from running, which then runs at the kernel's unlock. */
 void lm_port_idle(void)
 {
