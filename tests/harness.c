@@ -9,7 +9,10 @@
 #include <unistd.h>
 #endif
 
-#define TRACE_BYTES (64u * 1024u)
+#ifndef LMT_TRACE_BYTES
+#define LMT_TRACE_BYTES (64u * 1024u)
+#endif
+#define TRACE_BYTES LMT_TRACE_BYTES
 
 static lm_thread_t threads[LMT_MAX_THREADS];
 static LM_STACK_DEFINE(stacks, (size_t)LMT_STACK_BYTES * LMT_MAX_THREADS);

@@ -23,11 +23,17 @@
 #include "limen/hosted.h"
 #endif
 
+/* A board with little RAM (microbit: 16 KiB) sets smaller figures through
+ * LIMEN_TEST_DEFINITIONS (tests/target/CMakeLists.txt). */
+#ifndef LMT_MAX_THREADS
 #define LMT_MAX_THREADS 24
+#endif
 #if defined(LM_PORT_HOSTED)
 #define LMT_STACK_BYTES (64u * 1024u) /* ASan frames and glibc (docs/hosted.md) */
 #else
+#ifndef LMT_STACK_BYTES
 #define LMT_STACK_BYTES (4u * 1024u)
+#endif
 /* Provided by the target test support: watchdog on virtual time, fault
  * reporting. Called once before the first case. */
 void lmt_target_init(void);

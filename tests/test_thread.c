@@ -588,7 +588,7 @@ LMT_CASE(idle_thread_refuses_life_cycle_calls)
 #if defined(LM_PORT_HOSTED)
 #define BIG_LOCAL 16384u
 #else
-#define BIG_LOCAL 1024u
+#define BIG_LOCAL (LMT_STACK_BYTES / 4u) /* 1 KiB of the 4 KiB stacks; less on a small board */
 #endif
 static size_t unused0, unused1, unused2;
 

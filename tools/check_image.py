@@ -135,6 +135,9 @@ def main():
     p.add_argument("--cpu-arch", help="expected Tag_CPU_arch, e.g. v7E-M")
     p.add_argument("--hard-float", action="store_true",
                    help="expect the hard-float (VFP registers) calling convention")
+    p.add_argument("--armv6m", action="store_true",
+                   help="Armv6-M vector table: MemManage, BusFault, UsageFault and "
+                        "DebugMonitor are reserved (0) too")
     p.add_argument("--bin", help="raw binary made by objcopy -O binary: check it too")
     p.add_argument("--require", action="append", default=[], help="another required symbol")
     p.add_argument("--tool-prefix", default="arm-none-eabi-")
@@ -195,11 +198,12 @@ def main():
     handler_ok(11, words[11], "SVC_Handler")
     handler_ok(14, words[14], "PendSV_Handler")
     handler_ok(15, words[15], "SysTick_Handler")
-    reserved = [i for i in (7, 8, 9, 10, 13) if words[i] != 0]
-    c.check(not reserved, "reserved entries 7-10 and 13 are 0" +
+    zero = (4, 5, 6, 7, 8, 9, 10, 12, 13) if a.armv6m else (7, 8, 9, 10, 13)
+    reserved = [i for i in zero if words[i] != 0]
+    c.check(not reserved, "reserved entries " + ", ".join(map(str, zero)) + " are 0" +
             (f" (not: {reserved})" if reserved else ""))
     bad = [i for i in list(range(2, 16)) + list(range(16, len(words)))
-           if i not in (7, 8, 9, 10, 13) and not ((words[i] & 1) and in_flash(words[i] & ~1, 2))]
+           if i not in zero and not ((words[i] & 1) and in_flash(words[i] & ~1, 2))]
     c.check(not bad, f"all {len(words) - 6} other handlers are Thumb addresses in flash" +
             (f" (not: {bad})" if bad else ""))
 
@@ -212,10 +216,10 @@ def main():
                 f"{name} is a strong global symbol (nm type {kind}), not Default_Handler")
         body = disassembly(a.tool_prefix, a.elf, name)
         c.check(re.search(rf"<{callee}>", body) is not None,
-                f"{name} reaches {callee} (the Armv7-M port's handler)")
+                f"{name} reaches {callee} (the port's handler)")
     svc = syms.get("SVC_Handler", (None,))[0]
     print(f"info - SVC_Handler is {'the default handler' if svc == default else 'its own'}"
-          " (the Armv7-M port does not use SVC)")
+          " (the ports do not use SVC)")
 
     # Memory placement.
     segs = load_segments(a.tool_prefix, a.elf)

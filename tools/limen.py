@@ -44,7 +44,12 @@ ARM_PACKAGES = ["libnewlib-arm-none-eabi"]
 # Under -icount shift=0 one guest instruction is 1 ns of virtual time
 # (docs/measuring.md); align/sleep off make the run independent of the host.
 QEMU_ICOUNT = "shift=0,align=off,sleep=off"
-BOARDS = {"mps2-an386": "mps2-an386", "mps2-an385": "mps2-an385", "mps2-an500": "mps2-an500"}
+BOARDS = {"mps2-an386": "mps2-an386", "mps2-an385": "mps2-an385", "mps2-an500": "mps2-an500",
+          # The Armv6-M port: on a Cortex-M3 (Armv6-M code, plenty of memory)
+          # and on the micro:bit's Cortex-M0 (16 KiB of RAM).
+          "mps2-an385-v6m": "mps2-an385", "microbit": "microbit"}
+# Boards whose RAM cannot hold the event recorder's demo (the demo's second part).
+DEMO_NO_TRACE = {"microbit": "16 KiB of RAM cannot hold the event recorder's buffer"}
 
 
 def log(msg):
@@ -119,7 +124,7 @@ def qemu_run(board, elf, timeout=300, cwd=ROOT):
 
 def cmd_demo(args):
     if args.check or args.write:
-        return demo_figures(args.write)
+        return demo_figures(args.write, args.board)
     if args.host:
         if setup() != 0 or build("host-release", ["producer_consumer"]) != 0:
             return 1
@@ -161,6 +166,9 @@ def cmd_demo(args):
     print("(instructions executed, not cycles of a real core: docs/measuring.md)\n")
     print("\n".join(table))
     print(EXPLANATION)
+    if board in DEMO_NO_TRACE:
+        print(f"\nNo event trace on {board}: {DEMO_NO_TRACE[board]}.")
+        return 0
     return demo_traces(board)
 
 
@@ -282,17 +290,36 @@ def demo_rules(table, default, bench):
     return rules
 
 
-def demo_figures(write=False):
-    """./limen demo --check / --write: the demo's figures on mps2-an386, in
+# The boards docs/measuring.md gives figures for, per architecture ("Per
+# architecture"): ./limen test checks each board's rows when it runs it.
+ARCH_BOARDS = ("mps2-an386", "mps2-an385-v6m", "microbit")
+
+
+def arch_demo_rules(board, default, bench):
+    """docs/measuring.md's per-architecture rows of the demo on `board`."""
+    rules = []
+    for config, cases in (("default", default), ("bench", bench)):
+        rules.append(("docs/measuring.md",
+                      rf"^\| [^|\n]+ \| `{board}` [^|\n]*\| {config} \| (\S+) \| (\S+) \| (\S+) \|$",
+                      [thousands(cases[c]["instructions_per_cycle"]) for c in DEMO_CASES]))
+    return rules
+
+
+def demo_figures(write=False, board="mps2-an386"):
+    """./limen demo --check / --write: the demo's figures on `board`, in
     the default configuration and with configs/bench.h, against the
-    documents that quote them."""
+    documents that quote them (mps2-an386: README, CAVEATS and
+    docs/measuring.md; the other boards: docs/measuring.md's rows)."""
     if setup({**HOST_TOOLS, **ARM_TOOLS}, ARM_PACKAGES) != 0:
         return 1
-    default, bench = demo_measure(), demo_measure("bench")
+    default, bench = demo_measure(board=board), demo_measure("bench", board=board)
     if default is None or bench is None:
         return 1
-    stale = doc_figures(demo_rules(default[0], default[1], bench[1]), write)
-    return figures_verdict("demo", stale, write)
+    rules = arch_demo_rules(board, default[1], bench[1])
+    if board == "mps2-an386":
+        rules = demo_rules(default[0], default[1], bench[1]) + rules
+    stale = doc_figures(rules, write)
+    return figures_verdict(f"demo ({board})", stale, write)
 
 
 EXPLANATION = """
@@ -312,7 +339,7 @@ fewer switches, the more messages per million instructions."""
 # Boards that are built and checked but not run here (no QEMU model): the
 # image each one builds, and the CMake target that checks it
 # (tools/check_image.py with the board's memory map, from its board.cmake).
-CHECKED_BOARDS = {"stm32f429i-disc1": "producer_consumer"}
+CHECKED_BOARDS = {"stm32f429i-disc1": "producer_consumer", "nucleo-g071rb": "producer_consumer"}
 
 EXTERNAL_APP = os.path.join(ROOT, "examples", "external-app")
 # What examples/external-app prints, whichever way it was built.
@@ -564,6 +591,12 @@ def cmd_test(args):
         if bdir is None or run(["ctest", "--test-dir", bdir, "--output-on-failure",
                                 "--timeout", "120"], stdout=None) != 0:
             failed.append(board)
+        # The Armv6-M figures of docs/measuring.md ("Per architecture").
+        if board in ARCH_BOARDS and board != "mps2-an386" and demo_figures(board=board) != 0:
+            failed.append(f"demo figures ({board}: ./limen demo --check --board {board})")
+        if board == "mps2-an385-v6m" and cmd_size(
+                argparse.Namespace(board=board, check=True, write=False)) != 0:
+            failed.append(f"footprint figures ({board}: ./limen size --check --board {board})")
         if board == "mps2-an386":
             failed += [f"external-app {w} ({board})" for w in external_app(board)]
             if not cmsis_app_package(board):
@@ -690,11 +723,18 @@ def thousands(n):
     return f"{n:,}"
 
 
-def size_rules(rows, gcc):
-    """Where the documents quote ./limen size: the README's footprint table
-    (and the compiler it names) and CAVEATS' smallest code size."""
+def size_rules(rows, gcc, board="mps2-an386"):
+    """Where the documents quote ./limen size: docs/measuring.md's row for
+    the board and, for mps2-an386, the README's footprint table (and the
+    compiler it names) and CAVEATS' smallest code size."""
     by_name = {name: (text, data, bss) for name, text, data, bss in rows}
-    rules = [("README.md", r"for\s+Cortex-M4, arm-none-eabi-gcc (\S+)\):", [gcc])]
+    row = [str(v) for name in ("minimal", "full") for v in by_name[name]]
+    arch = ("docs/measuring.md",
+            rf"^\| [^|\n]+ \| `{board}` [^|\n]*\| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|$",
+            row)
+    if board != "mps2-an386":
+        return [arch]
+    rules = [arch, ("README.md", r"for\s+Cortex-M4, arm-none-eabi-gcc (\S+)\):", [gcc])]
     for name, (text, data, bss) in by_name.items():
         rules.append(("README.md", rf"^\| {name} [^|\n]*\| (\d+) \| (\d+) \| (\d+) \|$",
                       [str(text), str(data), str(bss)]))
@@ -713,7 +753,8 @@ def cmd_size(args):
     versions([["arm-none-eabi-gcc", "--version"]])
     rows = []
     for name in ("minimal", "full"):
-        bdir = os.path.join(build_root(), f"size-{name}")
+        bdir = os.path.join(build_root(), f"size-{name}" if args.board == "mps2-an386"
+                            else f"size-{args.board}-{name}")
         cfg = os.path.join(ROOT, "configs", f"{name}.h")
         if run(["cmake", "-S", ".", "-B", bdir, "-G", "Ninja",
                 "-DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi.cmake",
@@ -733,12 +774,13 @@ def cmd_size(args):
         print(f"{name:<14} {text:>7} {data:>6} {bss:>6}")
     if not (args.check or args.write):
         return 0
-    if args.board != "mps2-an386":
-        log("the documents quote the figures of mps2-an386 (Cortex-M4)")
+    if args.board not in ("mps2-an386", "mps2-an385-v6m"):
+        log("the documents quote the figures of mps2-an386 (Armv7-M) and mps2-an385-v6m (Armv6-M)")
         return 1
     gcc = subprocess.run(["arm-none-eabi-gcc", "-dumpversion"], capture_output=True,
                          text=True).stdout.strip()
-    return figures_verdict("size", doc_figures(size_rules(rows, gcc), args.write), args.write)
+    return figures_verdict(f"size ({args.board})",
+                           doc_figures(size_rules(rows, gcc, args.board), args.write), args.write)
 
 
 SIZES_BEGIN = "<!-- sizes:begin (generated by ./limen sizes; checked by ./limen test) -->"
@@ -1150,7 +1192,7 @@ def main():
                         "comparisons in docs/measuring.md are measured)")
     d.add_argument("--check", action="store_true",
                    help="fail if the documents' demo figures differ from a run "
-                        "(mps2-an386, default and bench configurations)")
+                        "(--board, default and bench configurations)")
     d.add_argument("--write", action="store_true",
                    help="rewrite the documents' demo figures from a run")
     d.set_defaults(fn=cmd_demo)
@@ -1162,9 +1204,11 @@ def main():
     z = sub.add_parser("size", help="kernel footprint, minimal and full configurations")
     z.add_argument("--board", default="mps2-an386", choices=sorted(BOARDS))
     z.add_argument("--check", action="store_true",
-                   help="fail if README's footprint table or CAVEATS' figure differs")
+                   help="fail if README's footprint table, CAVEATS' figure or "
+                        "docs/measuring.md's row differs (mps2-an386, mps2-an385-v6m)")
     z.add_argument("--write", action="store_true",
-                   help="rewrite README's footprint table and CAVEATS' figure")
+                   help="rewrite README's footprint table, CAVEATS' figure and "
+                        "docs/measuring.md's row")
     z.set_defaults(fn=cmd_size)
     sz = sub.add_parser("sizes", help="control-block sizes at 32/256/1024 priorities")
     sz.add_argument("--check", metavar="DOC", help="fail if DOC's table differs")
@@ -1185,7 +1229,7 @@ def main():
                     help="every scenario and offset, expected failures included")
     sw.add_argument("--host-only", action="store_true", help="skip QEMU")
     sw.add_argument("--target-only", action="store_true", help="skip the host sweep")
-    sw.add_argument("--board", action="append", choices=sorted(BOARDS),
+    sw.add_argument("--board", action="append", choices=sorted(set(BOARDS) - {"microbit"}),
                     help="QEMU board (repeatable; default mps2-an386)")
     sw.set_defaults(fn=cmd_sweep)
     be = sub.add_parser("bench", help="benchmarks beside the reference kernels (docs/benchmarks.md)")
@@ -1222,13 +1266,13 @@ def main():
                         help="Arm's CMSIS-RTOS2 validation suite on the layer (docs/cmsis-rtos2.md)")
     cm.add_argument("--suite", required=True, help="a copy of ARM-software/CMSIS-RTOS2_Validation")
     cm.add_argument("--core", help="CMSIS-Core's Include folder (default: CMSIS_6 beside the suite)")
-    cm.add_argument("--board", default="mps2-an386", choices=sorted(BOARDS))
+    cm.add_argument("--board", default="mps2-an386", choices=sorted(set(BOARDS) - {"microbit"}))
     cm.add_argument("--tickless", action="store_true", help="the kernel with LM_CFG_TICKLESS=1")
     cm.set_defaults(fn=cmd_cmsis_validate)
     tr = sub.add_parser("trace", help="record and analyse event traces (docs/trace.md)")
     trs = tr.add_subparsers(dest="trace_cmd", required=True)
     rec = trs.add_parser("record", help="record the experiment's three cases")
-    rec.add_argument("--board", default="mps2-an386", choices=sorted(BOARDS))
+    rec.add_argument("--board", default="mps2-an386", choices=sorted(set(BOARDS) - set(DEMO_NO_TRACE)))
     rec.add_argument("--host", action="store_true", help="on the hosted port instead")
     rec.add_argument("-o", "--output", default=os.path.join(build_root(), "traces"),
                      help="directory for pc-<case>.lmtrace (default build/traces)")

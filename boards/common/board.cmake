@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# What the CMake of every board shares (Cortex-M, the Armv7-M port, newlib-nano).
+# What the CMake of every board shares (Cortex-M, its port, newlib-nano).
 # A board's board.cmake sets
 #   LIMEN_CPU_FLAGS            compiler flags for its core (-mcpu, FPU, float ABI)
 #   LIMEN_BOARD_DIR            its folder: board.h and its other headers
@@ -10,7 +10,11 @@
 #   limen_board_library_extras(<board library>)  e.g. private definitions
 #   limen_board_image_extras(<target>)           e.g. a .bin and image checks
 # before the first call of limen_board_library().
-set(LIMEN_PORT armv7m CACHE STRING "" FORCE)
+# A board on another port sets LIMEN_BOARD_PORT first (Armv6-M boards).
+if(NOT LIMEN_BOARD_PORT)
+  set(LIMEN_BOARD_PORT armv7m)
+endif()
+set(LIMEN_PORT ${LIMEN_BOARD_PORT} CACHE STRING "" FORCE)
 set(LIMEN_BOARD_COMMON_DIR ${CMAKE_CURRENT_LIST_DIR})
 # nano.specs at compile time too: it puts newlib-nano's headers first, so
 # that structures shared with the library (struct _reent, FILE) have the

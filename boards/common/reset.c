@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "limen/armv7m.h"
+#include "limen/port.h" /* the architecture's registers */
 #include "limen/kernel.h"
 #include "board_services.h"
 #include "reset.h"

@@ -58,4 +58,11 @@ void SysTick_Handler(void); /* the Armv7-M port defines it */
         HardFault_Handler, MemManage_Handler, BusFault_Handler, UsageFault_Handler, 0, 0, 0, \
         0, SVC_Handler, DebugMon_Handler, 0, PendSV_Handler, SysTick_Handler
 
+/* Armv6-M's 16 system entries: MemManage, BusFault, UsageFault and
+ * DebugMonitor do not exist there, and their entries are reserved (0). */
+#define LM_BOARD_SYSTEM_VECTORS_ARMV6M(stack_top)                                    \
+    (lm_board_vector_t)(uintptr_t)(stack_top), Reset_Handler, NMI_Handler,           \
+        HardFault_Handler, 0, 0, 0, 0, 0, 0, 0, SVC_Handler, 0, 0, PendSV_Handler, \
+        SysTick_Handler
+
 #endif

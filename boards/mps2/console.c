@@ -3,7 +3,6 @@
  * writes to the console through ../common/newlib_syscalls.c. */
 #include <stdint.h>
 
-#include "limen/armv7m.h"
 #include "limen/port.h"
 #include "board.h"
 

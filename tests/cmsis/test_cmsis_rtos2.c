@@ -64,7 +64,7 @@ static void in_isr(void (*fn)(void))
     LMT_EQ(lm_hosted_irq_raise(hosted_isr, NULL), 0);
 }
 #else
-#include "limen/armv7m.h"
+#include "limen/port.h"
 #define LMT_IRQ 30u
 void IRQ_Handler(void);
 void IRQ_Handler(void)

@@ -7,7 +7,7 @@
 
 #include "board.h"
 #include "harness.h"
-#include "limen/armv7m.h"
+#include "limen/port.h"
 
 #define TIMER0_BASE 0x40000000u
 #define T0_CTRL LM_REG32(TIMER0_BASE + 0x00u)
@@ -46,4 +46,10 @@ void lmt_target_init(void)
     lm_nvic_set_priority(MPS2_IRQ_TIMER0, 0x00u);
     lm_nvic_enable(MPS2_IRQ_TIMER0);
     lm_fatal_hook_set(fatal);
+#if defined(__ARM_ARCH_6M__)
+    /* Armv6-M code on an Armv7-M core (mps2-an385-v6m) traps unaligned
+     * accesses as an Armv6-M core would (CCR.UNALIGN_TRP; on Armv6-M the
+     * bit reads as one and ignores the write). */
+    LM_REG32(0xE000ED14u) |= 1u << 3;
+#endif
 }

@@ -15,7 +15,7 @@
 
 #include "board.h"
 #include "harness.h"
-#include "limen/armv7m.h"
+#include "limen/port.h"
 
 /* An interrupt line the MPS2 vector table serves with IRQ_Handler. */
 #define TEST_IRQ 5u

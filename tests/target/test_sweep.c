@@ -21,7 +21,7 @@
 
 #include "board.h"
 #include "harness.h"
-#include "limen/armv7m.h"
+#include "limen/port.h"
 #include "sweep.h"
 
 #ifndef SW_FULL
@@ -56,6 +56,18 @@ static unsigned npcs;
 /* Run n (0..63) NOPs: a computed jump into a sled, one instruction each. */
 __attribute__((noinline)) static void nops(uint32_t n)
 {
+#if defined(__ARM_ARCH_6M__)
+    /* Thumb-1: no ADR.W nor shifted operands; the sled's end from a literal. */
+    __asm volatile(".syntax unified\n"
+                   "ldr r1, =2f + 1\n"
+                   "lsls r2, %0, #1\n"
+                   "subs r1, r1, r2\n"
+                   "bx r1\n"
+                   ".rept 64\n nop\n .endr\n"
+                   "2:\n"
+                   "b 3f\n .ltorg\n 3:\n" ::"l"(n)
+                   : "r1", "r2", "cc", "memory");
+#else
     __asm volatile("adr.w r1, 2f\n"
                    "sub r1, r1, %0, lsl #1\n"
                    "orr r1, r1, #1\n"
@@ -63,15 +75,20 @@ __attribute__((noinline)) static void nops(uint32_t n)
                    ".rept 64\n nop\n .endr\n"
                    "2:\n" ::"r"(n)
                    : "r1", "memory");
+#endif
 }
 
 void sw_arm(uint32_t offset)
 {
+    uint32_t delay = COUNT_INSNS - 1u - offset % COUNT_INSNS;
+    /* Computed before the timer starts: without a divide instruction
+     * (Armv6-M) the division is a call whose length varies with offset. */
+    __asm volatile("" : "+r"(delay)::"memory");
     DT_CTRL = 0u;
     DT_INTCLR = 1u;
     DT_LOAD = offset / COUNT_INSNS + 1u;
     DT_CTRL = DT_CTRL_ONESHOT_IRQ_32BIT;
-    nops(COUNT_INSNS - 1u - offset % COUNT_INSNS);
+    nops(delay);
 }
 
 void sw_irq_note(void)

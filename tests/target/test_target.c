@@ -5,14 +5,15 @@
  * registers across preemption and interrupts, SysTick-driven timeouts,
  * interrupts that arrive in the middle of a context switch, and the
  * kernel lock leaving PRIMASK alone. Built twice: on the default kernel
- * (test_target) and on the tickless one (test_target_tickless).
+ * (test_target) and on the tickless one (test_target_tickless). On the
+ * Armv6-M port (mps2-an385-v6m) the lock is PRIMASK: the zero-latency and
+ * PRIMASK cases are left out (test_armv6m.c has that port's), the rest run.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "board.h"
 #include "harness.h"
-#include "limen/armv7m.h"
 #include "limen/port.h"
 
 #define IRQ_KERNEL 5u  /* kernel-aware: priority below the BASEPRI ceiling */
@@ -44,11 +45,13 @@ void IRQ_Handler(void)
         lmt_log("I");
         LMT_ST(lm_sem_give(&sem), LM_OK);
         LMT_ST(lm_sem_take(&empty, 5), LM_ERR_ISR); /* R12.1: no blocking here */
+#if !defined(__ARM_ARCH_6M__)
     } else if (irq == IRQ_ZERO) {
         uint32_t bp;
         __asm volatile("mrs %0, basepri" : "=r"(bp));
         zero_saw_basepri = bp; /* not banked: what the interrupted code had */
         lmt_log("Z");
+#endif
 #if defined(__ARM_FP)
     } else if (irq == IRQ_FPU) {
         /* Clobber the caller-saved FPU registers: lazy stacking must have
@@ -105,6 +108,7 @@ LMT_CASE(nvic_interrupt_wakes_thread)
     lmt_expect("L1 I Ht L2");
 }
 
+#if !defined(__ARM_ARCH_6M__)
 static void locker(void *arg)
 {
     (void)arg;
@@ -129,6 +133,7 @@ LMT_CASE(zero_latency_interrupt_runs_in_critical_section)
     lmt_run();
     lmt_expect("in Z out I after");
 }
+#endif
 
 static void sleeper(void *arg)
 {
@@ -231,9 +236,15 @@ static void switch_hook_irq(const lm_thread_t *from, const lm_thread_t *to)
 {
     lmt_log("%s>%s", from != NULL ? lm_thread_name(from) : "-", lm_thread_name(to));
     if (from != NULL && strcmp(lm_thread_name(from), "L") == 0) {
+#if defined(__ARM_ARCH_6M__)
+        uint32_t pm;
+        __asm volatile("mrs %0, primask" : "=r"(pm));
+        LMT_EQ(pm, 1); /* the kernel holds its lock here */
+#else
         uint32_t bp;
         __asm volatile("mrs %0, basepri" : "=r"(bp));
         LMT_EQ(bp, LM_PORT_BASEPRI); /* the kernel holds its lock here */
+#endif
         lm_nvic_trigger(IRQ_KERNEL);
         __asm volatile("dsb\n isb" ::: "memory");
         irq_ran_in_hook = kernel_irqs != 0u;
@@ -289,6 +300,7 @@ LMT_CASE(interrupt_pended_inside_switch_is_not_lost)
     lmt_expect("->H H>L L1 L>M I M>H Ht H>M M M>idle");
 }
 
+#if !defined(__ARM_ARCH_6M__)
 /* Zero-latency variant: the switch hook triggers IRQ_ZERO, which is above
  * the kernel's ceiling and must run at once, inside the kernel's critical
  * section, seeing BASEPRI at the kernel's level. */
@@ -320,6 +332,7 @@ LMT_CASE(zero_latency_interrupt_runs_inside_the_kernel)
     LMT_EQ(zero_saw_basepri, LM_PORT_BASEPRI);
     lmt_expect("L1 hook Z /hook M");
 }
+#endif
 
 /* Sweep: a CMSDK timer interrupt placed one instruction pair later each
  * round, relative to a yield round-trip between two threads (yield, the
@@ -384,7 +397,7 @@ static void sweeper(void *arg)
         DT_LOAD = SWEEP_DELAY_COUNTS;
         DT_CTRL = DT_CTRL_EN_IRQ_32BIT | DT_CTRL_ONESHOT;
         uint32_t n = round + 1u;
-        __asm volatile("1: subs %0, %0, #1\n bne 1b" : "+r"(n)::"cc");
+        __asm volatile(".syntax unified\n 1: subs %0, %0, #1\n bne 1b" : "+l"(n)::"cc");
         check_no_pending_wake();
         LMT_ST(lm_thread_yield(), LM_OK);
         check_no_pending_wake();
@@ -432,6 +445,7 @@ LMT_CASE(interrupt_anywhere_in_a_switch_is_not_lost)
     lmt_expect("swept");
 }
 
+#if !defined(__ARM_ARCH_6M__)
 /* ---- the kernel lock and PRIMASK ---- */
 
 static uint32_t primask(void)
@@ -469,6 +483,7 @@ LMT_CASE(kernel_lock_leaves_primask_alone)
     lmt_run();
     lmt_expect("ok");
 }
+#endif
 
 #if defined(__ARM_FP)
 /* ---- FPU registers under time-slicing and interrupts ---- */
@@ -529,6 +544,11 @@ LMT_CASE(fpu_registers_survive_slicing_and_interrupts)
 }
 #endif
 
+#if defined(__ARM_ARCH_6M__)
+LMT_MAIN(LMT_RUN(nvic_interrupt_wakes_thread), LMT_RUN(systick_timeouts_are_exact),
+         LMT_RUN(interrupt_pended_inside_switch_is_not_lost),
+         LMT_RUN(interrupt_anywhere_in_a_switch_is_not_lost))
+#else
 LMT_MAIN(LMT_RUN(nvic_interrupt_wakes_thread),
          LMT_RUN(zero_latency_interrupt_runs_in_critical_section),
          LMT_RUN(systick_timeouts_are_exact),
@@ -541,3 +561,4 @@ LMT_MAIN(LMT_RUN(nvic_interrupt_wakes_thread),
          LMT_RUN(fpu_registers_survive_slicing_and_interrupts)
 #endif
 )
+#endif
