@@ -156,6 +156,9 @@ _Noreturn void lmp_fault(const uint32_t *frame, uint32_t exc_return)
     f->in_handler = (exc_return & 0x8u) == 0u; /* EXC_RETURN: back to Handler mode */
     /* A fault while stacking leaves no frame to read. */
     f->frame_valid = (f->cfsr & (LM_CFSR_MSTKERR | LM_CFSR_STKERR)) == 0u;
+#if LM_PORT_ARMV8M
+    f->frame_valid = f->frame_valid && !lmp_stack_limit_frame_lost(f->cfsr, frame, exc_return);
+#endif
     f->lr = f->frame_valid ? frame[5] : 0u;
     f->pc = f->frame_valid ? frame[6] : 0u;
     f->xpsr = f->frame_valid ? frame[7] : 0u;
@@ -164,6 +167,9 @@ _Noreturn void lmp_fault(const uint32_t *frame, uint32_t exc_return)
     bool overflow = false;
 #if LM_CFG_MPU_STACK_GUARD
     overflow = guard_hit(f);
+#endif
+#if LM_PORT_ARMV8M
+    overflow = lmp_stack_limit_hit(f->cfsr);
 #endif
     struct lmp_text line = {.len = 0u};
     const lm_thread_t *thread = NULL;

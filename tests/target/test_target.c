@@ -15,12 +15,12 @@
 #include "limen/armv7m.h"
 #include "limen/port.h"
 
-#define IRQ_KERNEL 5u  /* kernel-aware: priority below the BASEPRI ceiling */
-#define IRQ_ZERO 6u    /* zero-latency: more urgent than the ceiling */
-#define IRQ_FPU 7u
-#define IRQ_DUALTIMER 10u /* CMSDK dual timer, timer 1 */
+#define IRQ_KERNEL MPS2_IRQ_SPARE0  /* kernel-aware: priority below the BASEPRI ceiling */
+#define IRQ_ZERO (MPS2_IRQ_SPARE0 + 1u)    /* zero-latency: more urgent than the ceiling */
+#define IRQ_FPU (MPS2_IRQ_SPARE0 + 2u)
+#define IRQ_DUALTIMER MPS2_IRQ_DUALTIMER /* CMSDK dual timer, timer 1 */
 
-#define DT_BASE 0x40002000u
+#define DT_BASE MPS2_DUALTIMER_BASE
 #define DT_LOAD LM_REG32(DT_BASE + 0x00u)
 #define DT_CTRL LM_REG32(DT_BASE + 0x08u)
 #define DT_INTCLR LM_REG32(DT_BASE + 0x0Cu)
