@@ -21,13 +21,13 @@ int lm_board_file_write(const char *path, const void *data, size_t bytes);
 #define MPS_TZ_UART0_BASE 0x59303000u
 #define MPS_TZ_UART0_IRQ_RX 32u
 #define MPS_TZ_FPGAIO_BASE 0x59302000u
-#define MPS_TZ_COUNTER_HZ 25000000u
+#define MPS_TZ_COUNTER_HZ 20000000u /* QEMU 7.2: the FPGAIO prescaler clock */
 /* Lines no device drives: tests trigger them by software. */
 #define MPS2_IRQ_SPARE0 16u
 
-/* Under -icount shift=0 one count at 25 MHz is 40 instructions. */
+/* Under -icount shift=0 one count at 20 MHz is 50 instructions. */
 #define LM_BOARD_TIME_UNIT "instructions"
 #define LM_BOARD_TIME_UNIT_SHORT "instr."
-#define LM_BOARD_UNITS_PER_COUNT 40u
+#define LM_BOARD_UNITS_PER_COUNT 50u
 
 #endif
