@@ -43,7 +43,9 @@ ARM_PACKAGES = ["libnewlib-arm-none-eabi"]
 # Under -icount shift=0 one guest instruction is 1 ns of virtual time
 # (docs/measuring.md); align/sleep off make the run independent of the host.
 QEMU_ICOUNT = "shift=0,align=off,sleep=off"
-BOARDS = {"mps2-an386": "mps2-an386", "mps2-an385": "mps2-an385", "mps2-an500": "mps2-an500"}
+BOARDS = {"mps2-an386": "mps2-an386", "mps2-an385": "mps2-an385", "mps2-an500": "mps2-an500",
+          # Armv8-M Mainline (ports/armv8m), Secure state as QEMU boots it.
+          "mps2-an505": "mps2-an505", "mps3-an547": "mps3-an547"}
 
 
 def log(msg):

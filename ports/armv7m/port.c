@@ -269,7 +269,11 @@ void lm_port_stack_init(lm_thread_t *t)
     *--sp = 0u;                                   /* R1 */
     *--sp = r0;
     /* Saved by the switch: R4-R11, EXC_RETURN. */
+#if LM_PORT_ARMV8M
+    *--sp = lmp_exc_return_thread(); /* its security bits: the state we run in */
+#else
     *--sp = EXC_RETURN_THREAD_PSP;
+#endif
     for (unsigned i = 0; i < 8u; i++) {
         *--sp = 0u;
     }

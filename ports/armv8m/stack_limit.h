@@ -49,4 +49,10 @@ bool lmp_stack_limit_hit(uint32_t cfsr);
  * limit). */
 bool lmp_stack_limit_frame_lost(uint32_t cfsr, const uint32_t *frame, uint32_t exc_return);
 
+/* security.c: whether the kernel runs in the Secure state, and the
+ * EXC_RETURN value that returns to a thread there (on its process stack,
+ * no FPU frame). Cost: 6 instructions. */
+bool lmp_secure_state(void);
+uint32_t lmp_exc_return_thread(void);
+
 #endif
