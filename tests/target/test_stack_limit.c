@@ -8,6 +8,13 @@
  * without the limit the same thread would run on below its stack and only
  * the check at its next switch would see it.
  *
+ * Built twice: test_stack_limit overflows by a frame allocation, and the
+ * exception frame still fits above the limit (the dump shows the faulting
+ * instruction's PC); test_stack_limit_frame_lost (STACK_LIMIT_FRAME_LOST)
+ * stands 8 bytes above the limit and pushes, so that the core's own
+ * exception frame does not fit either: it writes none and leaves PSP at
+ * the limit, and the report must not read a frame that is not there.
+ *
  * Before it overflows, the thread switches with a peer a few times, so the
  * limit has been loaded for both stacks. The overflowing thread's stack is
  * the harness's second; the first thread's, below it, is never used, so an
@@ -40,6 +47,11 @@ static void expect_limit_fault(lm_fatal_t reason, const char *where, const lm_th
               t == victim && f != NULL && (f->cfsr & CFSR_STKOF) != 0u && !f->in_handler &&
               !returned && depth_reached > 0u && st.switches_in == switches_before &&
               psplim > bottom && psplim < bottom + 256u && psp >= psplim;
+#if defined(STACK_LIMIT_FRAME_LOST)
+    ok = ok && !f->frame_valid && psp == psplim;
+#else
+    ok = ok && f->frame_valid;
+#endif
     if (ok) {
         printf("# caught at depth %u, CFSR 0x%08lx, PSPLIM = stack bottom + %lu\n",
                depth_reached, (unsigned long)f->cfsr, (unsigned long)(psplim - bottom));
@@ -54,6 +66,7 @@ static void expect_limit_fault(lm_fatal_t reason, const char *where, const lm_th
     lm_board_exit(1);
 }
 
+#if !defined(STACK_LIMIT_FRAME_LOST)
 static volatile uint32_t sink;
 
 /* Each level keeps a 64-byte frame alive across the call. */
@@ -67,6 +80,7 @@ static void recurse(unsigned n)
     }
     sink += frame[n % sizeof frame];
 }
+#endif
 
 static void deep(void *arg)
 {
@@ -77,7 +91,15 @@ static void deep(void *arg)
     lm_thread_stats_t st = {0};
     LMT_ST(lm_thread_stats(victim, &st), LM_OK);
     switches_before = st.switches_in;
+#if defined(STACK_LIMIT_FRAME_LOST)
+    depth_reached = 1u;
+    __asm volatile("mrs r0, psplim\n"
+                   "add r0, r0, #8\n"
+                   "mov sp, r0\n"
+                   "push {r0-r7}\n" ::: "r0", "memory");
+#else
     recurse(80); /* ~6 KiB of frames on a 4 KiB stack, no switch */
+#endif
     returned = true;
     printf("FAIL overflow_caught_at_once: the overflow ran on unnoticed\n");
     lm_board_exit(1);
