@@ -313,7 +313,8 @@ fewer switches, the more messages per million instructions."""
 # Boards that are built and checked but not run here (no QEMU model): the
 # image each one builds, and the CMake target that checks it
 # (tools/check_image.py with the board's memory map, from its board.cmake).
-CHECKED_BOARDS = {"stm32f429i-disc1": "producer_consumer"}
+CHECKED_BOARDS = {"stm32f429i-disc1": "producer_consumer",
+                  "b-u585i-iot02a": "producer_consumer"}
 
 EXTERNAL_APP = os.path.join(ROOT, "examples", "external-app")
 # What examples/external-app prints, whichever way it was built.
