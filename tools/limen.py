@@ -46,6 +46,9 @@ QEMU_ICOUNT = "shift=0,align=off,sleep=off"
 BOARDS = {"mps2-an386": "mps2-an386", "mps2-an385": "mps2-an385", "mps2-an500": "mps2-an500",
           # Armv8-M Mainline (ports/armv8m), Secure state as QEMU boots it.
           "mps2-an505": "mps2-an505", "mps3-an547": "mps3-an547"}
+# The target sweep needs a CMSDK dual timer to place its interrupts; the
+# SSE-300 of mps3-an547 has none (docs/porting.md).
+SWEEP_BOARDS = sorted(b for b in BOARDS if b != "mps3-an547")
 
 
 def log(msg):
@@ -1178,7 +1181,7 @@ def main():
                     help="every scenario and offset, expected failures included")
     sw.add_argument("--host-only", action="store_true", help="skip QEMU")
     sw.add_argument("--target-only", action="store_true", help="skip the host sweep")
-    sw.add_argument("--board", action="append", choices=sorted(BOARDS),
+    sw.add_argument("--board", action="append", choices=SWEEP_BOARDS,
                     help="QEMU board (repeatable; default mps2-an386)")
     sw.set_defaults(fn=cmd_sweep)
     be = sub.add_parser("bench", help="benchmarks beside the reference kernels (docs/benchmarks.md)")

@@ -19,9 +19,14 @@ LM_BOARD_WEAK_HANDLER(TIMER1_Handler);
 LM_BOARD_WEAK_HANDLER(DUALTIMER_Handler);
 LM_BOARD_WEAK_HANDLER(IRQ_Handler);
 
+/* A timer the board does not have: no line of the table. */
 #if !defined(MPS2_IRQ_TIMER0)
-#define MPS2_IRQ_TIMER0 0xFFFFu /* no such line on this board */
+#define MPS2_IRQ_TIMER0 0xFFFFu
+#endif
+#if !defined(MPS2_IRQ_TIMER1)
 #define MPS2_IRQ_TIMER1 0xFFFFu
+#endif
+#if !defined(MPS2_IRQ_DUALTIMER)
 #define MPS2_IRQ_DUALTIMER 0xFFFFu
 #endif
 

@@ -4,8 +4,8 @@
  * semihosting; lm_board_timestamp() is the FPGA's counter (FPGAIO
  * COUNTER, MPS_TZ_COUNTER_HZ). Every address is the Secure alias (bit 28
  * set). The SSE-300 has no CMSDK timer at the system clock: the target
- * tests that need one are not built here (tests/target/CMakeLists.txt),
- * and no watchdog guards a run but ctest's timeout. */
+ * tests that need one are not built here (tests/target/CMakeLists.txt);
+ * the watchdog uses the SSE-300's system timer 0 instead. */
 #ifndef LIMEN_BOARD_H
 #define LIMEN_BOARD_H
 
@@ -22,6 +22,11 @@ int lm_board_file_write(const char *path, const void *data, size_t bytes);
 #define MPS_TZ_UART0_IRQ_RX 32u
 #define MPS_TZ_FPGAIO_BASE 0x59302000u
 #define MPS_TZ_COUNTER_HZ 20000000u /* QEMU 7.2: the FPGAIO prescaler clock */
+/* The SSE-300's system counter (control frame) and system timer 0, which
+ * the target tests' watchdog uses (tests/target/support.c). */
+#define MPS_TZ_SYSCOUNTER_CTRL_BASE 0x58100000u
+#define MPS_TZ_SYSTIMER0_BASE 0x58000000u
+#define MPS2_IRQ_TIMER0 3u
 /* Lines no device drives: tests trigger them by software. */
 #define MPS2_IRQ_SPARE0 16u
 
