@@ -44,11 +44,14 @@ ARM_PACKAGES = ["libnewlib-arm-none-eabi"]
 # (docs/measuring.md); align/sleep off make the run independent of the host.
 QEMU_ICOUNT = "shift=0,align=off,sleep=off"
 BOARDS = {"mps2-an386": "mps2-an386", "mps2-an385": "mps2-an385", "mps2-an500": "mps2-an500",
-          # Armv8-M Mainline (ports/armv8m), Secure state as QEMU boots it.
-          "mps2-an505": "mps2-an505", "mps3-an547": "mps3-an547"}
+          # Armv8-M Mainline (ports/armv8m), Secure state as QEMU boots it,
+          # and Non-secure behind a small Secure firmware (mps2-an505-ns).
+          "mps2-an505": "mps2-an505", "mps2-an505-ns": "mps2-an505",
+          "mps3-an547": "mps3-an547"}
 # The target sweep needs a CMSDK dual timer to place its interrupts; the
 # SSE-300 of mps3-an547 has none (docs/porting.md).
-SWEEP_BOARDS = sorted(b for b in BOARDS if b != "mps3-an547")
+# mps2-an505-ns leaves it to mps2-an505 (the same switch path).
+SWEEP_BOARDS = sorted(b for b in BOARDS if b not in ("mps3-an547", "mps2-an505-ns"))
 
 
 def log(msg):

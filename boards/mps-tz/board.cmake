@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
 # Shared by the Armv8-M boards under QEMU (mps2-an505, mps3-an547): their
 # own board.cmake sets LIMEN_CPU_FLAGS, LIMEN_QEMU_MACHINE, LIMEN_BOARD_DIR
-# (its board.h) and LIMEN_BOARD_LINKER_SCRIPT first. The firmware runs in
-# the Secure state, as QEMU boots it (docs/porting.md).
-set(LIMEN_BOARD_SOURCES ${CMAKE_CURRENT_LIST_DIR}/startup.c ${CMAKE_CURRENT_LIST_DIR}/console.c)
+# (its board.h), LIMEN_BOARD_LINKER_SCRIPT and, if it has more C files,
+# LIMEN_BOARD_EXTRA_SOURCES first. The firmware runs in the Secure state,
+# as QEMU boots it, or Non-secure behind mps2-an505-ns's Secure firmware
+# (docs/porting.md).
+set(LIMEN_BOARD_SOURCES ${CMAKE_CURRENT_LIST_DIR}/startup.c ${CMAKE_CURRENT_LIST_DIR}/console.c
+    ${LIMEN_BOARD_EXTRA_SOURCES})
 include(${CMAKE_CURRENT_LIST_DIR}/../common/board.cmake)
 # After ../common/board.cmake, which names the Armv7-M port.
 set(LIMEN_PORT armv8m CACHE STRING "" FORCE)

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Armv8-M Mainline (mps2-an505, mps3-an547): what the port sets per thread
- * (docs/porting.md, "Armv8-M"). Each thread runs with its own stack limit
- * in PSPLIM, however the switches between them interleave; the kernel runs
- * in the Secure state as QEMU boots it, and a new thread's first return
- * from PendSV goes to the Secure process stack (EXC_RETURN 0xFFFFFFFD).
+ * Armv8-M Mainline (mps2-an505, mps2-an505-ns, mps3-an547): what the port
+ * sets per thread (docs/porting.md, "Armv8-M"). Each thread runs with its
+ * own stack limit in PSPLIM, however the switches between them interleave;
+ * the kernel finds the security state it runs in (Secure as QEMU boots it;
+ * Non-secure on mps2-an505-ns, behind its Secure firmware), and a new
+ * thread's first return from PendSV goes to that state's process stack
+ * (EXC_RETURN 0xFFFFFFFD Secure, 0xFFFFFFBC Non-secure).
  */
 #include <stdio.h>
 
@@ -65,21 +67,29 @@ static void nothing(void *arg)
     lmt_log("ran");
 }
 
-/* QEMU boots the Secure state, with the SAU off: the port finds it so, and
- * a new thread's saved EXC_RETURN (the word above its saved limit and
- * R4-R11) returns to the Secure process stack. */
-LMT_CASE(threads_start_in_the_secure_state)
+#if defined(MPS_TZ_NONSECURE)
+#define SECURE false
+#define EXC_RETURN_THREAD 0xFFFFFFBCu
+#else
+#define SECURE true
+#define EXC_RETURN_THREAD 0xFFFFFFFDu
+#endif
+
+/* The port finds the state the board runs it in, and a new thread's saved
+ * EXC_RETURN (the word above its saved limit and R4-R11) returns to that
+ * state's process stack; the thread then runs. */
+LMT_CASE(threads_start_in_the_kernel_security_state)
 {
     lmt_begin();
-    LMT_CHECK(lmp_secure_state());
+    LMT_EQ(lmp_secure_state(), SECURE);
     lm_thread_t *t = lmt_spawn_ex("N", 5, LM_THRESHOLD_NONE, 0, nothing, NULL, false);
     LMT_ST(lm_thread_start(t), LM_OK);
     const uint32_t *saved = (const uint32_t *)t->ctx.sp;
     LMT_EQ(saved[0], lmp_stack_limit(t));
-    LMT_EQ(saved[9], 0xFFFFFFFDu);
+    LMT_EQ(saved[9], EXC_RETURN_THREAD);
     lmt_run();
     lmt_expect("ran");
 }
 
 LMT_MAIN(LMT_RUN(each_thread_runs_with_its_own_stack_limit),
-         LMT_RUN(threads_start_in_the_secure_state))
+         LMT_RUN(threads_start_in_the_kernel_security_state))
