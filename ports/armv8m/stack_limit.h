@@ -29,7 +29,8 @@
 #endif
 
 /* PendSV's save and load of a thread's registers: PSPLIM (in r2) below
- * R4-R11 and EXC_RETURN. The load sets the limit before PSP moves. */
+ * R4-R11 and EXC_RETURN. The load sets the limit before PSP moves. Cost
+ * over Armv7-M's: one MRS, one MSR, one word stored and loaded. */
 #define LMP_REGS_SAVE "mrs r2, psplim\n stmdb r0!, {r2, r4-r11, lr}\n"
 #define LMP_REGS_LOAD "ldmia r0!, {r2, r4-r11, lr}\n msr psplim, r2\n"
 
@@ -37,16 +38,18 @@
 #define LMP_CFSR_STKOF (1u << 20)
 
 /* The limit a thread runs with: its stack's bottom, above the guard words
- * and the room PendSV needs to save its registers there. */
+ * and the room PendSV needs to save its registers there. Cost: 4
+ * instructions, once per thread start (lm_port_stack_init). */
 uint32_t lmp_stack_limit(const lm_thread_t *t);
 
-/* In the fault handler: the fault is a stack limit violation. */
+/* In the fault handler: the fault is a stack limit violation. Cost: 3
+ * instructions. */
 bool lmp_stack_limit_hit(uint32_t cfsr);
 
 /* In the fault handler, `frame` being the stack pointer the exception
  * frame was pushed to: true if the violation came while pushing it, so
  * that no frame was written (the core leaves the stack pointer at its
- * limit). */
+ * limit). Cost: about 10 instructions. */
 bool lmp_stack_limit_frame_lost(uint32_t cfsr, const uint32_t *frame, uint32_t exc_return);
 
 /* security.c: whether the kernel runs in the Secure state, and the
