@@ -30,6 +30,8 @@ uint32_t lmp_stack_limit(const lm_thread_t *t)
     return (bottom + LMP_STACK_GUARD_WORDS * 4u + SWITCH_SAVE_BYTES + 7u) & ~7u;
 }
 
+uint32_t lmp_main_stack_limit_at_fault;
+
 bool lmp_stack_limit_hit(uint32_t cfsr)
 {
     return (cfsr & LMP_CFSR_STKOF) != 0u;
@@ -41,7 +43,7 @@ bool lmp_stack_limit_frame_lost(uint32_t cfsr, const uint32_t *frame, uint32_t e
     if ((exc_return & 0x4u) != 0u) { /* EXC_RETURN.SPSEL: the process stack */
         __asm volatile("mrs %0, psplim" : "=r"(limit));
     } else {
-        __asm volatile("mrs %0, msplim" : "=r"(limit));
+        limit = lmp_main_stack_limit_at_fault; /* LMP_FAULT_ENTRY lifted it */
     }
     return lmp_stack_limit_hit(cfsr) && (uint32_t)(uintptr_t)frame == limit;
 }

@@ -34,6 +34,17 @@
 #define LMP_REGS_SAVE "mrs r2, psplim\n stmdb r0!, {r2, r4-r11, lr}\n"
 #define LMP_REGS_LOAD "ldmia r0!, {r2, r4-r11, lr}\n msr psplim, r2\n"
 
+/* The fault handler's first instructions: MSPLIM is kept for the report
+ * (lmp_stack_limit_frame_lost) and lifted, so that a report of a main
+ * stack overflow can run on what lies below it rather than lock up. */
+#define LMP_FAULT_ENTRY                         \
+    "mrs r2, msplim\n"                          \
+    "ldr r3, =lmp_main_stack_limit_at_fault\n"  \
+    "str r2, [r3]\n"                            \
+    "movs r2, #0\n"                             \
+    "msr msplim, r2\n"
+extern uint32_t lmp_main_stack_limit_at_fault;
+
 /* UsageFault status: a stack limit was hit. */
 #define LMP_CFSR_STKOF (1u << 20)
 

@@ -13,7 +13,10 @@
  * instruction's PC); test_stack_limit_frame_lost (STACK_LIMIT_FRAME_LOST)
  * stands 8 bytes above the limit and pushes, so that the core's own
  * exception frame does not fit either: it writes none and leaves PSP at
- * the limit, and the report must not read a frame that is not there.
+ * the limit, and the report must not read a frame that is not there;
+ * test_stack_limit_main (STACK_LIMIT_MAIN) overruns the main stack in an
+ * interrupt handler: MSPLIM stops it, and the report names the main stack,
+ * not the thread the handler interrupted.
  *
  * Before it overflows, the thread switches with a peer a few times, so the
  * limit has been loaded for both stacks. The overflowing thread's stack is
@@ -29,6 +32,9 @@
 
 #define CFSR_STKOF (1u << 20) /* UsageFault: stack limit violation */
 
+/* The port's (ports/armv8m/stack_limit.h): MSPLIM when the fault came. */
+extern uint32_t lmp_main_stack_limit_at_fault;
+
 static lm_thread_t *victim;
 static volatile bool returned; /* the recursion came back: not caught at once */
 static volatile unsigned depth_reached;
@@ -43,11 +49,22 @@ static void expect_limit_fault(lm_fatal_t reason, const char *where, const lm_th
     __asm volatile("mrs %0, psp\n mrs %1, psplim" : "=r"(psp), "=r"(psplim));
     /* The limit in force was the victim's: just above its guard words. */
     uintptr_t bottom = (uintptr_t)victim->stack;
+#if defined(STACK_LIMIT_MAIN)
+    extern uint32_t __main_stack_bottom[];
+    (void)psp;
+    bool ok = reason == LM_FATAL_STACK && where != NULL && strcmp(where, "main stack") == 0 &&
+              t == NULL && f != NULL && (f->cfsr & CFSR_STKOF) != 0u && f->in_handler &&
+              !returned && depth_reached > 0u && st.switches_in == switches_before &&
+              psplim > bottom && psplim < bottom + 256u &&
+              lmp_main_stack_limit_at_fault == (uint32_t)(uintptr_t)__main_stack_bottom;
+#else
     bool ok = reason == LM_FATAL_STACK && where != NULL && strcmp(where, "deep") == 0 &&
               t == victim && f != NULL && (f->cfsr & CFSR_STKOF) != 0u && !f->in_handler &&
               !returned && depth_reached > 0u && st.switches_in == switches_before &&
               psplim > bottom && psplim < bottom + 256u && psp >= psplim;
-#if defined(STACK_LIMIT_FRAME_LOST)
+#endif
+#if defined(STACK_LIMIT_MAIN)
+#elif defined(STACK_LIMIT_FRAME_LOST)
     ok = ok && !f->frame_valid && psp == psplim;
 #else
     ok = ok && f->frame_valid;
@@ -82,6 +99,14 @@ static void recurse(unsigned n)
 }
 #endif
 
+#if defined(STACK_LIMIT_MAIN)
+void IRQ_Handler(void);
+void IRQ_Handler(void)
+{
+    recurse(200); /* ~14 KiB of frames on the 8 KiB main stack */
+}
+#endif
+
 static void deep(void *arg)
 {
     (void)arg;
@@ -91,7 +116,12 @@ static void deep(void *arg)
     lm_thread_stats_t st = {0};
     LMT_ST(lm_thread_stats(victim, &st), LM_OK);
     switches_before = st.switches_in;
-#if defined(STACK_LIMIT_FRAME_LOST)
+#if defined(STACK_LIMIT_MAIN)
+    lm_nvic_set_priority(MPS2_IRQ_SPARE0, 0x80u);
+    lm_nvic_enable(MPS2_IRQ_SPARE0);
+    lm_nvic_trigger(MPS2_IRQ_SPARE0); /* its handler recurses on the main stack */
+    __asm volatile("dsb\n isb" ::: "memory");
+#elif defined(STACK_LIMIT_FRAME_LOST)
     depth_reached = 1u;
     __asm volatile("mrs r0, psplim\n"
                    "add r0, r0, #8\n"
