@@ -6,6 +6,7 @@ that is built here but not run here.
     check_image.py IMAGE.elf --flash 0x08000000:2048K --ram 0x20000000:192K \
         --irqs 91 [--extra-ram 0x10000000:64K] [--cpu-arch v7E-M] [--hard-float]
         [--bin IMAGE.bin] [--require SYMBOL ...] [--tool-prefix arm-none-eabi-]
+        [--msplim SYMBOL]
 
 What it proves, from the file alone (readelf, nm, objdump; the section bytes
 are read from the ELF directly):
@@ -21,7 +22,10 @@ are read from the ELF directly):
   - everything loadable lies in flash (so programming the flash is enough),
     every allocated section lies in flash or RAM, and the image fits;
   - optionally: the build attributes name the expected architecture and the
-    hard-float ABI, and the raw .bin starts with the same vector table.
+    hard-float ABI, and the raw .bin starts with the same vector table;
+  - optionally (Armv8-M, --msplim): Reset_Handler sets MSPLIM before its
+    first call, the given symbol (the main stack's bottom) lies in RAM below
+    the initial SP, and PendSV loads PSPLIM (ports/armv8m).
 
 Standard library only. Exit status 0 if every check passed, 1 otherwise.
 """
@@ -141,6 +145,9 @@ def main():
     p.add_argument("--bin", help="raw binary made by objcopy -O binary: check it too")
     p.add_argument("--require", action="append", default=[], help="another required symbol")
     p.add_argument("--tool-prefix", default="arm-none-eabi-")
+    p.add_argument("--msplim", metavar="SYMBOL",
+                   help="Armv8-M: the main stack's bottom, which Reset_Handler must load "
+                        "into MSPLIM")
     a = p.parse_args()
 
     c = Checker()
@@ -220,6 +227,21 @@ def main():
     svc = syms.get("SVC_Handler", (None,))[0]
     print(f"info - SVC_Handler is {'the default handler' if svc == default else 'its own'}"
           " (the ports do not use SVC)")
+
+    # Armv8-M stack limits.
+    if a.msplim:
+        body = disassembly(a.tool_prefix, a.elf, "Reset_Handler")
+        first_call = re.search(r"\tblx?\s", body)
+        msr = re.search(r"\tmsr\s+MSPLIM,", body)
+        c.check(msr is not None and (first_call is None or msr.start() < first_call.start()),
+                "Reset_Handler sets MSPLIM before its first call")
+        bottom = syms.get(a.msplim, (None,))[0]
+        c.check(bottom is not None and ram_lo <= bottom < sp,
+                f"{a.msplim} " + (f"0x{bottom:08x}" if bottom is not None else "(undefined)") +
+                f" lies in RAM below the initial SP 0x{sp:08x}")
+        c.check(re.search(r"\tmsr\s+PSPLIM,", disassembly(a.tool_prefix, a.elf,
+                                                          "PendSV_Handler")) is not None,
+                "PendSV_Handler loads PSPLIM (the Armv8-M port)")
 
     # Memory placement.
     segs = load_segments(a.tool_prefix, a.elf)

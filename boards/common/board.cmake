@@ -10,7 +10,7 @@
 #   limen_board_library_extras(<board library>)  e.g. private definitions
 #   limen_board_image_extras(<target>)           e.g. a .bin and image checks
 # before the first call of limen_board_library().
-# A board on another port sets LIMEN_BOARD_PORT first (Armv6-M boards).
+# A board on another port sets LIMEN_BOARD_PORT first (the Armv6-M and Armv8-M boards).
 if(NOT LIMEN_BOARD_PORT)
   set(LIMEN_BOARD_PORT armv7m)
 endif()

@@ -18,6 +18,13 @@ int lm_board_file_write(const char *path, const void *data, size_t bytes);
 #define MPS2_SYSCLK_HZ 25000000u
 #define MPS2_IRQ_TIMER0 8u
 #define MPS2_IRQ_TIMER1 9u
+#define MPS2_IRQ_DUALTIMER 10u
+#define MPS2_TIMER0_BASE 0x40000000u
+#define MPS2_TIMER1_BASE 0x40001000u
+#define MPS2_DUALTIMER_BASE 0x40002000u
+/* Lines MPS2_IRQ_SPARE0 and the two after it: no device drives them, tests
+ * trigger them by software (IRQ_Handler). */
+#define MPS2_IRQ_SPARE0 5u
 
 /* What a timestamp count measures, for reports: under QEMU -icount shift=0
  * one count is 40 instructions (docs/measuring.md). */

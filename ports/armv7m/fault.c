@@ -13,6 +13,10 @@
 
 _Noreturn void lmk_fatal(lm_fatal_t reason, const char *where, const lm_thread_t *thread);
 
+#if !LM_PORT_ARMV8M
+#define LMP_FAULT_ENTRY "" /* Armv8-M: ../armv8m/stack_limit.h */
+#endif
+
 /* What a fault report passes to lm_fatal as `where`. */
 static struct lmp_text where;
 
@@ -156,6 +160,9 @@ _Noreturn void lmp_fault(const uint32_t *frame, uint32_t exc_return)
     f->in_handler = (exc_return & 0x8u) == 0u; /* EXC_RETURN: back to Handler mode */
     /* A fault while stacking leaves no frame to read. */
     f->frame_valid = (f->cfsr & (LM_CFSR_MSTKERR | LM_CFSR_STKERR)) == 0u;
+#if LM_PORT_ARMV8M
+    f->frame_valid = f->frame_valid && !lmp_stack_limit_frame_lost(f->cfsr, frame, exc_return);
+#endif
     f->lr = f->frame_valid ? frame[5] : 0u;
     f->pc = f->frame_valid ? frame[6] : 0u;
     f->xpsr = f->frame_valid ? frame[7] : 0u;
@@ -165,12 +172,17 @@ _Noreturn void lmp_fault(const uint32_t *frame, uint32_t exc_return)
 #if LM_CFG_MPU_STACK_GUARD
     overflow = guard_hit(f);
 #endif
+    bool main_stack = false; /* the overflow is the main stack's */
+#if LM_PORT_ARMV8M
+    overflow = lmp_stack_limit_hit(f->cfsr);
+    main_stack = overflow && (exc_return & 0x4u) == 0u; /* EXC_RETURN.SPSEL: MSP */
+#endif
     struct lmp_text line = {.len = 0u};
     const lm_thread_t *thread = NULL;
     where.len = 0u;
     lmp_text_put(&line, "limen: ");
     lmp_text_put(&line, exception_name(f->exception));
-    lmp_text_put(&line, overflow ? " (stack overflow)" : "");
+    lmp_text_put(&line, main_stack ? " (main stack overflow)" : overflow ? " (stack overflow)" : "");
     if (lm_armv7m_threads_running()) {
         thread = lmp_describe(lm_thread_self(), &where);
         lmp_text_put(&line, f->in_handler ? " in a handler, thread " : " in thread ");
@@ -203,6 +215,11 @@ _Noreturn void lmp_fault(const uint32_t *frame, uint32_t exc_return)
     if (!overflow) {
         where.len = 0u;
         lmp_text_put(&where, exception_name(f->exception));
+    } else if (main_stack) {
+        /* Not the running thread's stack: the hook must not blame it. */
+        where.len = 0u;
+        lmp_text_put(&where, "main stack");
+        thread = NULL;
     }
     lmk_fatal(overflow ? LM_FATAL_STACK : LM_FATAL_FAULT, where.buf, thread);
 }
@@ -215,7 +232,8 @@ _Noreturn void lmp_fault(const uint32_t *frame, uint32_t exc_return)
 __attribute__((naked)) void HardFault_Handler(void);
 __attribute__((naked)) void HardFault_Handler(void)
 {
-    __asm volatile("tst lr, #4\n"
+    __asm volatile(LMP_FAULT_ENTRY
+                   "tst lr, #4\n"
                    "ite eq\n"
                    "mrseq r0, msp\n"
                    "mrsne r0, psp\n"

@@ -68,4 +68,8 @@ void lmp_stack_guard_set(const lm_thread_t *t);
 void lmp_stack_guard_off(void);
 #endif
 
+#if LM_PORT_ARMV8M
+#include "../armv8m/stack_limit.h"
+#endif
+
 #endif

@@ -269,10 +269,17 @@ void lm_port_stack_init(lm_thread_t *t)
     *--sp = 0u;                                   /* R1 */
     *--sp = r0;
     /* Saved by the switch: R4-R11, EXC_RETURN. */
+#if LM_PORT_ARMV8M
+    *--sp = lmp_exc_return_thread(); /* its security bits: the state we run in */
+#else
     *--sp = EXC_RETURN_THREAD_PSP;
+#endif
     for (unsigned i = 0; i < 8u; i++) {
         *--sp = 0u;
     }
+#if LM_PORT_ARMV8M
+    *--sp = lmp_stack_limit(t); /* PSPLIM */
+#endif
     t->ctx.sp = sp;
 }
 
@@ -360,6 +367,13 @@ lm_thread_t *lmp_switch(lm_thread_t *prev)
 #define LMP_FP_LOAD ""
 #endif
 
+/* R4-R11 and EXC_RETURN; Armv8-M Mainline adds the stack limit
+ * (../armv8m/stack_limit.h). */
+#if !LM_PORT_ARMV8M
+#define LMP_REGS_SAVE "stmdb r0!, {r4-r11, lr}\n"
+#define LMP_REGS_LOAD "ldmia r0!, {r4-r11, lr}\n"
+#endif
+
 __attribute__((naked)) void PendSV_Handler(void);
 __attribute__((naked)) void PendSV_Handler(void)
 {
@@ -381,7 +395,7 @@ __attribute__((naked)) void PendSV_Handler(void)
         "ldr r3, =lmk\n"
         "1:\n"
         LMP_FP_SAVE
-        "stmdb r0!, {r4-r11, lr}\n"
+        LMP_REGS_SAVE
         "ldr r1, [r3, %[current]]\n"
         "str r0, [r1]\n" /* prev->ctx.sp: the context is the first field */
 #if LM_CFG_STACK_CHECK
@@ -461,7 +475,7 @@ __attribute__((naked)) void PendSV_Handler(void)
         LMP_COMMIT_UNLOCK
         "ldr r0, [r2]\n"
 #endif
-        "ldmia r0!, {r4-r11, lr}\n"
+        LMP_REGS_LOAD
         LMP_FP_LOAD
         "msr psp, r0\n"
         "bx lr\n"
@@ -505,7 +519,7 @@ __attribute__((naked, noreturn)) static void start_first(void *sp)
 {
     (void)sp; /* in r0 */
     __asm volatile(
-        "ldmia r0!, {r4-r11, lr}\n" /* lr: the EXC_RETURN word, unused here */
+        LMP_REGS_LOAD /* lr: the EXC_RETURN word, unused here */
         "ldr r1, [r0, #24]\n"       /* the frame's pc: the entry */
         "ldr lr, [r0, #20]\n"       /* its lr: where the entry returns */
         "ldr r2, [r0, #0]\n"        /* its r0: the entry's argument */

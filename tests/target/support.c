@@ -9,7 +9,7 @@
 #include "harness.h"
 #include "limen/port.h"
 
-#define TIMER0_BASE 0x40000000u
+#define TIMER0_BASE MPS2_TIMER0_BASE /* not on mps3-an547: below */
 #define T0_CTRL LM_REG32(TIMER0_BASE + 0x00u)
 #define T0_VALUE LM_REG32(TIMER0_BASE + 0x04u)
 #define T0_RELOAD LM_REG32(TIMER0_BASE + 0x08u)
@@ -21,10 +21,22 @@
  * far beyond any test. */
 #define WATCHDOG_COUNTS (MPS2_SYSCLK_HZ * 20u)
 
+#if defined(MPS_TZ_SYSTIMER0_BASE)
+/* The SSE-300 (mps3-an547) has no CMSDK timer: its system timer 0 counts
+ * the system counter, which runs at the system clock once enabled. */
+#define SYSCOUNTER_CNTCR LM_REG32(MPS_TZ_SYSCOUNTER_CTRL_BASE)
+#define SYSTIMER_TVAL LM_REG32(MPS_TZ_SYSTIMER0_BASE + 0x28u)
+#define SYSTIMER_CTL LM_REG32(MPS_TZ_SYSTIMER0_BASE + 0x2Cu)
+#endif
+
 void TIMER0_Handler(void);
 void TIMER0_Handler(void)
 {
+#if defined(MPS_TZ_SYSTIMER0_BASE)
+    SYSTIMER_CTL = 0u;
+#else
     T0_INTCLEAR = 1u;
+#endif
     lm_board_puts("FAIL watchdog: the test did not finish in 20 s of virtual time\n");
     lm_board_exit(4);
 }
@@ -38,9 +50,15 @@ static void fatal(lm_fatal_t reason, const char *where, const lm_thread_t *t)
 
 void lmt_target_init(void)
 {
+#if defined(MPS_TZ_SYSTIMER0_BASE)
+    SYSCOUNTER_CNTCR = 1u; /* EN */
+    SYSTIMER_TVAL = WATCHDOG_COUNTS;
+    SYSTIMER_CTL = 1u; /* ENABLE, interrupt not masked */
+#else
     T0_RELOAD = WATCHDOG_COUNTS;
     T0_VALUE = WATCHDOG_COUNTS;
     T0_CTRL = T_CTRL_EN | T_CTRL_IRQEN;
+#endif
     /* Above the kernel's BASEPRI ceiling: the watchdog fires even if the
      * kernel is stuck in a critical section. */
     lm_nvic_set_priority(MPS2_IRQ_TIMER0, 0x00u);

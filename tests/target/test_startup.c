@@ -18,7 +18,7 @@
 #include "limen/port.h"
 
 /* An interrupt line the MPS2 vector table serves with IRQ_Handler. */
-#define TEST_IRQ 5u
+#define TEST_IRQ MPS2_IRQ_SPARE0
 
 static lm_thread_t *urgent;
 static unsigned pends;

@@ -2,7 +2,8 @@
 /*
  * Interrupt-placement sweep on the target (docs/sweep.md), MPS2 boards
  * under QEMU with -icount shift=0: one instruction per nanosecond and the
- * CMSDK dual timer counting at 25 MHz, one count per 40 instructions, both
+ * CMSDK dual timer counting at 25 MHz, one count per 40 instructions (50 at
+ * AN505's 20 MHz: COUNT_INSNS below, 40 in the text), both
  * deterministic. For offset k the actor loads the timer (one-shot) with
  * k/40 + 1 counts, starts it, and runs 39 - k%40 NOPs before the call, so
  * that the interrupt lands k instructions (plus a fixed lead-in) into the
@@ -28,8 +29,8 @@
 #define SW_FULL 0
 #endif
 
-#define IRQ_DUALTIMER 10u
-#define DT_BASE 0x40002000u
+#define IRQ_DUALTIMER MPS2_IRQ_DUALTIMER
+#define DT_BASE MPS2_DUALTIMER_BASE
 #define DT_LOAD LM_REG32(DT_BASE + 0x00u)
 #define DT_CTRL LM_REG32(DT_BASE + 0x08u)
 #define DT_INTCLR LM_REG32(DT_BASE + 0x0Cu)
@@ -39,10 +40,11 @@
  * time per image. The sweep takes about 3 s of it; each pair restarts it, so
  * that more scenarios never reach the limit while a pair that hangs is still
  * stopped after 20 s. */
-#define T0_VALUE LM_REG32(0x40000000u + 0x04u)
+#define T0_VALUE LM_REG32(MPS2_TIMER0_BASE + 0x04u)
 #define WATCHDOG_COUNTS (MPS2_SYSCLK_HZ * 20u)
 
-#define COUNT_INSNS 40u   /* instructions per timer count at 25 MHz, 1 GHz icount */
+/* Instructions per timer count: 40 at 25 MHz (MPS2), 50 at 20 MHz (AN505). */
+#define COUNT_INSNS LM_BOARD_UNITS_PER_COUNT
 #define DENSE MAX_OFFSET  /* every offset (a run takes ~0.1 ms of host time) */
 #define STRIDE 1u
 #define MAX_OFFSET 20000u

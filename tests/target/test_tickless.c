@@ -139,12 +139,12 @@ LMT_CASE(periodic_timer_keeps_its_period)
 
 /* ---- another interrupt ends a tickless sleep early ---- */
 
-#define DT_BASE 0x40002000u /* CMSDK dual timer, timer 1 */
+#define DT_BASE MPS2_DUALTIMER_BASE /* CMSDK dual timer, timer 1 */
 #define DT_LOAD LM_REG32(DT_BASE + 0x00u)
 #define DT_CTRL LM_REG32(DT_BASE + 0x08u)
 #define DT_INTCLR LM_REG32(DT_BASE + 0x0Cu)
 #define DT_CTRL_ONESHOT_32BIT_IRQ_EN (0x01u | 0x02u | 0x20u | 0x80u)
-#define IRQ_DUALTIMER 10u
+#define IRQ_DUALTIMER MPS2_IRQ_DUALTIMER
 
 static lm_sem_t irq_sem;
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Port for Armv7-M: Cortex-M3, Cortex-M4/M4F, Cortex-M7 (GNU toolchain).
- * docs/porting.md describes stack sizing and the fatal-error hook.
+ * Port for Armv7-M: Cortex-M3, Cortex-M4/M4F, Cortex-M7 (GNU toolchain),
+ * and for Armv8-M Mainline (Cortex-M33, M55) with LM_PORT_ARMV8M, which
+ * ports/armv8m/port.cmake defines. docs/porting.md describes stack sizing
+ * and the fatal-error hook.
  */
 #ifndef LIMEN_PORT_ARMV7M_H
 #define LIMEN_PORT_ARMV7M_H
@@ -12,6 +14,11 @@
 #include "limen/armv7m.h"
 
 #include "limen/config.h"
+
+/* 1: Armv8-M Mainline (ports/armv8m): the stack limit registers. */
+#ifndef LM_PORT_ARMV8M
+#define LM_PORT_ARMV8M 0
+#endif
 
 struct _reent;
 
