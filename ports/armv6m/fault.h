@@ -14,7 +14,7 @@
 /* Words at the bottom of every stack, written at thread start and checked
  * at every switch away from the thread. */
 #define LMP_STACK_GUARD_WORDS 4u
-#define LMP_STACK_GUARD 0xDEADC0DEu
+#define LMP_STACK_GUARD 0xDEDEDEDEu /* as the Armv7-M port's (tests/target/test_stack_overflow.c) */
 #define LMP_STACK_CHECK_KEY 0x4C6D5374u /* "LmSt" */
 
 /* The check word over the port's copies in t->ctx (limen_port.h). */

@@ -345,7 +345,8 @@ LMT_CASE(zero_latency_interrupt_runs_inside_the_kernel)
  * over the rounds it lands on every part of that path, the PendSV
  * register save and restore included. Each interrupt wakes H. */
 #define SWEEP_ROUNDS 400u
-#define SWEEP_DELAY_COUNTS 20u /* 800 instructions at -icount shift=0 */
+/* 800 instructions at -icount shift=0, whatever the timer's clock. */
+#define SWEEP_DELAY_COUNTS (800u / LM_BOARD_UNITS_PER_COUNT)
 
 enum { DT_SWEEP, DT_FPU };
 static volatile int dt_mode;

@@ -16,7 +16,8 @@ LMT_CASE(timestamp_counts_units_per_count)
 {
     uint32_t n = LOOP_ROUNDS;
     uint32_t t0 = lm_board_timestamp();
-    __asm volatile("1: subs %0, %0, #1\n"
+    __asm volatile(".syntax unified\n"
+                   "1: subs %0, %0, #1\n"
                    "bne 1b\n"
                    : "+r"(n)::"cc");
     uint32_t t1 = lm_board_timestamp();
