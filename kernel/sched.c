@@ -154,10 +154,16 @@ void lmk_sched_decide_given_up_locked(void)
 /* Context: thread or isr. Lock: held. Blocks: no. Cost: O(1). */
 void lmk_sched_stop_current_locked(uint8_t new_state)
 {
+    /* Never the idle thread, the one thread at priority LM_CFG_PRIORITIES. */
+    LM_ASSERT(lmk.current->prio != LM_CFG_PRIORITIES);
+    lmk_sched_leave_locked(new_state);
+}
+
+/* Context: thread. Lock: held. Blocks: no. Cost: O(1). Not inlined into
+ * lmk_sched_stop_current_locked above: one copy, which that tail-calls. */
+__attribute__((noinline)) void lmk_sched_leave_locked(uint8_t new_state)
+{
     lm_thread_t *cur = lmk.current;
-    /* Never the idle thread, the one thread at priority LM_CFG_PRIORITIES:
-     * a compare with the priority the removal loads anyway. */
-    LM_ASSERT(cur->prio != LM_CFG_PRIORITIES);
     lmk_ready_remove_locked(cur);
     cur->state = new_state;
     /* R3.5: should cur be made ready again before the switch (by a

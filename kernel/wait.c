@@ -20,8 +20,7 @@ void lmk_block_current_locked(uint8_t kind, void *obj, lm_tick_t timeout)
     cur->wait_kind = kind;
     cur->wait_obj = obj;
     cur->wait_status = LM_OK;
-    lmk_sched_stop_current_locked(kind == LMK_WAIT_SLEEP ? LM_THREAD_SLEEPING
-                                                         : LM_THREAD_BLOCKED);
+    lmk_sched_leave_locked(kind == LMK_WAIT_SLEEP ? LM_THREAD_SLEEPING : LM_THREAD_BLOCKED);
     if (timeout != LM_WAIT_FOREVER) {
         lmk_timeout_arm_locked(&cur->timeout, timeout);
     }

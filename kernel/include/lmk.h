@@ -247,6 +247,10 @@ void lmk_sched_decide_given_up_locked(void);
 /* The running thread stops being ready (it blocks, sleeps, is suspended or
  * ends): take it out of the ready queue and decide. O(1). */
 void lmk_sched_stop_current_locked(uint8_t new_state);
+/* The same without the assert that it is not the idle thread: for the
+ * blocking calls, which refuse the idle thread first (lmk_wait_allowed),
+ * so that their path pays no second test. O(1). */
+void lmk_sched_leave_locked(uint8_t new_state);
 /* Move t to effective priority prio (not its current one) wherever it is
  * queued (R4). Does not follow inheritance chains (mutex.c does). O(1). */
 void lmk_thread_move_prio_locked(lm_thread_t *t, unsigned prio);
