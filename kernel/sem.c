@@ -40,15 +40,19 @@ lm_status_t lm_sem_delete(lm_sem_t *s)
 lm_status_t lmk_sem_take(lm_sem_t *s, lm_tick_t timeout)
 {
     LMK_CHECK_ARGS(s != NULL && lmk_timeout_valid(timeout), LM_ERR_PARAM);
-    /* R12.1, docs/errors.md: a blocking form from a handler is refused
-     * whatever the count, so the mistake shows on every call. */
-    if (timeout != LM_NO_WAIT && lm_port_in_isr()) {
-        return LMK_FAIL(LM_ERR_ISR);
-    }
     lm_irqstate_t st = lm_port_irq_lock();
+    /* The arguments, then the object, then the context, as a queue's calls
+     * (docs/errors.md). R12.1: a blocking form from a handler is refused
+     * whatever the count, so the mistake shows on every call. */
+    lm_status_t refused = LM_OK;
     if (LMK_DEAD_LOCKED(s, LM_MAGIC_SEM)) {
+        refused = LM_ERR_OBJECT;
+    } else if (timeout != LM_NO_WAIT && lm_port_in_isr()) {
+        refused = LM_ERR_ISR;
+    }
+    if (refused != LM_OK) {
         lm_port_irq_unlock(st);
-        return LMK_FAIL(LM_ERR_OBJECT);
+        return LMK_FAIL(refused);
     }
     if (s->count != 0u) {
         s->count--;

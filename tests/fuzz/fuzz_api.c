@@ -138,6 +138,7 @@ static struct run {
     void *blk[WORKERS + 1][TRACK];
     uint32_t blk_gen[WORKERS + 1][TRACK];
     uint32_t pool_gen;
+    lm_tick_t wake[WORKERS + 1]; /* each context's grid of lm_thread_sleep_until */
 } R;
 
 static lm_sem_t never_sem; /* zero: never created, LM_ERR_OBJECT */
@@ -341,8 +342,8 @@ static void do_op(unsigned op, struct rd *r)
         st = lm_sem_take((b & 0x80u) ? &never_sem : &R.sem, to);
         waiting_on(-1);
         WST(st, S_BLOCKING, to);
-        if (b & 0x80u) {
-            FZ_CHECK(st == LM_ERR_OBJECT, st);
+        if (b & 0x80u) { /* the arguments are checked before the object */
+            FZ_CHECK(st == (fz_timeout_valid(to) ? LM_ERR_OBJECT : LM_ERR_PARAM), st);
         }
         break;
     }
@@ -556,12 +557,34 @@ static void do_op(unsigned op, struct rd *r)
         FZ_CHECK(isr == (st == LM_ERR_ISR), st);
         break;
     case OP_SLEEP: {
+        uint8_t how = next(r);
         lm_tick_t to = dec_timeout(next(r));
-        st = lm_thread_sleep(to);
-        ST(st, B(LM_OK) | B(LM_ERR_ISR) | B(LM_ERR_LOCKED) | B(LM_ERR_PARAM) |
-                   B(LM_ERR_ABORTED));
-        if (isr && fz_timeout_valid(to)) {
+        if ((how & 1u) == 0u) {
+            st = lm_thread_sleep(to);
+            ST(st, B(LM_OK) | B(LM_ERR_ISR) | B(LM_ERR_LOCKED) | B(LM_ERR_PARAM) |
+                       B(LM_ERR_ABORTED));
+            if (isr && fz_timeout_valid(to)) {
+                FZ_CHECK(st == LM_ERR_ISR, st);
+            }
+            break;
+        }
+        /* The periodic sleep (R8.6), a period of `to` on this context's
+         * grid. A refusal leaves the grid where it was; anything else moves
+         * it on by exactly one period, whether the deadline was ahead, now
+         * or past. */
+        lm_tick_t *wake = &R.wake[ctx_index()];
+        lm_tick_t wake0 = *wake;
+        st = lm_thread_sleep_until(wake, to);
+        ST(st, B(LM_OK) | B(LM_ERR_TIMEOUT) | B(LM_ERR_ISR) | B(LM_ERR_LOCKED) |
+                   B(LM_ERR_PARAM) | B(LM_ERR_ABORTED));
+        bool period_ok = to != 0u && to <= LM_TICK_MAX_TIMEOUT;
+        if (isr && period_ok) {
             FZ_CHECK(st == LM_ERR_ISR, st);
+        }
+        if (st == LM_ERR_ISR || st == LM_ERR_LOCKED || st == LM_ERR_PARAM) {
+            FZ_CHECK(*wake == wake0, *wake);
+        } else {
+            FZ_CHECK(*wake == wake0 + to, *wake);
         }
         break;
     }
