@@ -39,13 +39,14 @@ lm_status_t lm_queue_create(lm_queue_t *q, void *buffer, size_t msg_size, size_t
     return LMK_FAIL(st);
 }
 
-/* Copy one message. A 4-byte message (a word, a pointer: the common case)
- * is one load and one store; a multiple of 4 goes a word at a time with
- * fixed-size memcpy (single loads and stores, unaligned allowed); the rest
- * through the library's memcpy. Cost: O(msg_size), under the kernel lock. */
+/* Copy one message. A 4-byte message (a word, a pointer: the common case,
+ * laid out as the straight path) is one load and one store; a multiple of 4
+ * goes a word at a time with fixed-size memcpy (single loads and stores,
+ * unaligned allowed); the rest through the library's memcpy.
+ * Cost: O(msg_size), under the kernel lock. */
 static inline void msg_copy(void *dst, const void *src, uint32_t n)
 {
-    if (n == 4u) {
+    if (__builtin_expect(n == 4u, 1)) {
         memcpy(dst, src, 4u);
         return;
     }
@@ -61,31 +62,38 @@ static inline void msg_copy(void *dst, const void *src, uint32_t n)
 }
 
 /* Lock: held; there is room. Cost: one copy. The ring is kept as byte
- * pointers, so no index is multiplied by the message size. */
+ * pointers, so no index is multiplied by the message size. The fields are
+ * read before the copy: the caller's buffer may, for all the compiler
+ * knows, overlap the control block, and reading them again after it would
+ * cost a load each. */
 static inline void put_locked(lm_queue_t *q, const void *msg, bool front)
 {
+    uint32_t size = q->msg_size;
+    uint32_t count = q->count;
     if (front) {
         uint8_t *r = (q->read == q->buffer) ? q->end : q->read;
-        r -= q->msg_size;
+        r -= size;
         q->read = r;
-        msg_copy(r, msg, q->msg_size);
+        msg_copy(r, msg, size);
     } else {
         uint8_t *w = q->write;
-        msg_copy(w, msg, q->msg_size);
-        w += q->msg_size;
-        q->write = (w == q->end) ? q->buffer : w;
+        uint8_t *after = w + size;
+        q->write = (after == q->end) ? q->buffer : after;
+        msg_copy(w, msg, size);
     }
-    q->count++;
+    q->count = count + 1u;
 }
 
 /* Lock: held; the queue is not empty. Cost: one copy. */
 static inline void get_locked(lm_queue_t *q, void *buf)
 {
+    uint32_t size = q->msg_size;
+    uint32_t count = q->count;
     uint8_t *r = q->read;
-    msg_copy(buf, r, q->msg_size);
-    r += q->msg_size;
-    q->read = (r == q->end) ? q->buffer : r;
-    q->count--;
+    uint8_t *after = r + size;
+    q->read = (after == q->end) ? q->buffer : after;
+    msg_copy(buf, r, size);
+    q->count = count - 1u;
 }
 
 /* The checks of a send or receive that need the queue, made once under
@@ -139,7 +147,7 @@ static __attribute__((always_inline)) inline lm_status_t queue_send(lm_queue_t *
             /* A receiver waits: the message goes straight to it. */
             msg_copy(w->wait_data, msg, q->msg_size);
             lmk_prioq_remove(&q->waiters, &w->qlink, w->prio);
-            lmk_wait_finish_locked(w, LM_OK);
+            lmk_wait_finish_inline_locked(w, LM_OK);
             lm_port_irq_unlock(s);
             return LM_OK;
         }

@@ -43,7 +43,7 @@ static inline void sched_hold_mark(const lm_thread_t *cur)
 {
     if (cur->yielded == 0u && cur->preempt_limit < cur->prio) {
         lmk_prioset_add(&lmk.held, cur->prio);
-    } else {
+    } else if (!lmk_prioset_empty(&lmk.held)) { /* holds are rare: test first */
         lmk_prioset_remove(&lmk.held, cur->prio);
     }
 }
@@ -131,26 +131,6 @@ void lmk_sched_decide_locked(void)
     lmk.bar_next = (uint16_t)after;
 }
 
-/*
- * Context: any. Lock: held. Blocks: no. Cost: O(1): one bit scan.
- * The running thread has left the ready queue (it blocks, sleeps, is
- * suspended or ends) or has given the CPU up (a yield): the next thread is
- * the most urgent ready one (R3.5). This is lmk_sched_decide_locked's
- * answer when no hold is marked and another thread is ready, reached with
- * less work; anything else goes to it.
- */
-void lmk_sched_decide_given_up_locked(void)
-{
-    unsigned best = lmk_prioq_best_prio(&lmk.ready);
-    if (!lmk_prioset_empty(&lmk.held) || best == LMK_PRIO_NONE) {
-        lmk_sched_decide_locked();
-        return;
-    }
-    /* Not the running thread: it has left the queue, or yielded to a peer
-     * now ahead of it or to a more urgent thread. */
-    lmk_sched_choose_locked(best);
-}
-
 /* Context: thread or isr. Lock: held. Blocks: no. Cost: O(1). */
 void lmk_sched_stop_current_locked(uint8_t new_state)
 {
@@ -163,13 +143,7 @@ void lmk_sched_stop_current_locked(uint8_t new_state)
  * lmk_sched_stop_current_locked above: one copy, which that tail-calls. */
 __attribute__((noinline)) void lmk_sched_leave_locked(uint8_t new_state)
 {
-    lm_thread_t *cur = lmk.current;
-    lmk_ready_remove_locked(cur);
-    cur->state = new_state;
-    /* R3.5: should cur be made ready again before the switch (by a
-     * handler at the unmask), it is at the tail of its ring and has no
-     * claim on the CPU until a decision chooses it. */
-    cur->yielded = 1u;
+    lmk_sched_leave_body_locked(lmk.current, new_state);
     lmk_sched_decide_given_up_locked();
 }
 

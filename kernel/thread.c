@@ -400,10 +400,13 @@ lm_status_t lm_thread_yield(void)
         /* Anyone to give the CPU to: an equal, or one the threshold held back. */
         if (peer || best < cur->prio) {
             cur->yielded = 1u;
-            if (best == cur->prio && lmk_prioset_empty(&lmk.held)) {
-                lmk_sched_choose_locked(best); /* the peer now first in cur's ring */
+            /* cur is ready, so `best` is a priority: with no hold marked the
+             * answer is the head of its ring (the peer now ahead of cur, or
+             * the more urgent thread cur's threshold held back). */
+            if (lmk_prioset_empty(&lmk.held)) {
+                lmk_sched_choose_locked(best);
             } else {
-                lmk_sched_decide_given_up_locked();
+                lmk_sched_decide_locked();
             }
         }
     }

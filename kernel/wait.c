@@ -26,40 +26,30 @@ void lmk_block_current_locked(uint8_t kind, void *obj, lm_tick_t timeout)
     }
 }
 
-/* Context: thread. Lock: held. Blocks: when the caller unlocks. Cost: O(1). */
+/* Context: thread. Lock: held. Blocks: when the caller unlocks. Cost: O(1).
+ * lmk_block_current_locked and the join of the wait queue in one frame:
+ * every blocking send, receive, take and lock comes this way. */
 void lmk_wait_prioq_locked(struct lm_prioq *wq, uint8_t kind, void *obj,
                            lm_tick_t timeout)
 {
     lm_thread_t *cur = lmk.current;
-    lmk_block_current_locked(kind, obj, timeout);
+    lmk_trace_block(cur, kind, obj);
+    cur->wait_kind = kind;
+    cur->wait_obj = obj;
+    cur->wait_status = LM_OK;
+    lmk_sched_leave_body_locked(cur, LM_THREAD_BLOCKED);
     lmk_prioq_push_back(wq, &cur->qlink, cur->prio);
-}
-
-/* t's wait is over and t is off every wait list and its timeout: store
- * the status, make t ready (or suspended). Lock: held. Cost: O(1). */
-static inline void wait_done_locked(lm_thread_t *t, lm_status_t status)
-{
-    lmk_trace_ready(t, status);
-    t->wait_status = status;
-    t->wait_kind = LMK_WAIT_NONE;
-    if (t->suspended != 0u) {
-        t->suspended = 0u; /* R11.2: a suspension asked during the wait */
-        t->state = LM_THREAD_SUSPENDED;
-    } else {
-        t->state = LM_THREAD_READY;
-        t->slice_left = t->time_slice; /* R2.6 */
-        lmk_ready_insert_locked(t);
+    if (timeout != LM_WAIT_FOREVER) {
+        lmk_timeout_arm_locked(&cur->timeout, timeout);
     }
+    lmk_sched_decide_given_up_locked();
 }
 
 /* The wait of t (already unlinked from its wait queue) is over.
  * Context: any. Lock: held. Cost: O(1). */
 void lmk_wait_finish_locked(lm_thread_t *t, lm_status_t status)
 {
-    if (lmk_timeout_armed(&t->timeout)) { /* most waits end before their timeout */
-        lmk_timeout_cancel_locked(&t->timeout);
-    }
-    wait_done_locked(t, status);
+    lmk_wait_finish_inline_locked(t, status);
 }
 
 /* Unlink t from the object it waits on, not from its timeout.
@@ -111,7 +101,7 @@ void lmk_wait_expire_locked(lm_thread_t *t)
     /* A sleep ends well; any other wait timed out (R8.1). */
     lm_status_t status = (t->wait_kind == LMK_WAIT_SLEEP) ? LM_OK : LM_ERR_TIMEOUT;
     wait_unlink_object_locked(t);
-    wait_done_locked(t, status);
+    lmk_wait_done_locked(t, status);
 }
 
 /* Context: any. Lock: held. Cost: O(1). */
@@ -120,7 +110,7 @@ lm_thread_t *lmk_wake_first_locked(struct lm_prioq *wq, lm_status_t status)
     lm_thread_t *t = lmk_first_waiter(wq);
     if (t != NULL) {
         lmk_prioq_remove(wq, &t->qlink, t->prio);
-        lmk_wait_finish_locked(t, status);
+        lmk_wait_finish_inline_locked(t, status);
     }
     return t;
 }

@@ -719,13 +719,94 @@ LMT_CASE(calls_before_init)
     LMT_EQ(lmt_in_child(start_uninitialised, NULL, 0), 40 + (int)LM_FATAL_ASSERT);
 }
 
+/* ---- R8.5: a tick between two expiry steps ------------------------------ */
+
+#define SLOTS ((lm_tick_t)LM_CFG_TIMER_WHEEL_SLOTS)
+
+static lm_thread_t *sleeper_x, *sleeper_y;
+static lm_timer_t order_tmr;
+static int tick_landings;
+static uint64_t landing_unmask;
+
+static void sleep_10(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_thread_sleep(10), LM_OK);
+}
+
+/* Due a revolution after X, in X's slot: still on the `expiring` list
+ * (kernel/timeout.c) when X's step is over. */
+static void sleep_10_and_a_revolution(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_thread_sleep(10 + SLOTS), LM_OK);
+    lmt_log("Y@%u", (unsigned)lm_tick_now());
+}
+
+static void order_timer_fn(void *arg)
+{
+    (void)arg;
+    /* Armed after Y's sleep for the same tick: R8.5 expires Y first. */
+    lmt_log("timer@%u:Y=%s", (unsigned)lm_tick_now(),
+            lm_thread_state(sleeper_y) == LM_THREAD_READY ? "ready" : "sleeping");
+}
+
+static void isr_tick_between_expiry_steps(void *arg)
+{
+    (void)arg;
+    if (lm_thread_state(sleeper_x) != LM_THREAD_READY ||
+        lm_thread_state(sleeper_y) != LM_THREAD_SLEEPING || lmk.timeout_work == 0u) {
+        return; /* not the window between X's step and Y's */
+    }
+    tick_landings++;
+    /* The next two tick interrupts, as they can land there on hardware
+     * (the second finds the wheel's visit two ticks behind); then a timer
+     * for Y's tick, whose slot Y's node has not gone back to yet. */
+    lmk_tick_announce(1);
+    lmk_tick_announce(1);
+    LMT_ST(lm_timer_start(&order_tmr, 10 + SLOTS - lm_tick_now(), 0), LM_OK);
+}
+
+static void isr_at_tick_10(void *arg)
+{
+    (void)arg;
+    LMT_EQ(lm_hosted_irq_at_unmask(landing_unmask, isr_tick_between_expiry_steps, NULL), 0);
+}
+
+/* R8.5, R9.4: a tick that lands between two expiry steps of the previous
+ * tick, while a node of the slot being visited is still on `expiring`,
+ * must leave the wheel's visit where it is; a timeout armed then for that
+ * node's tick expires after it. The unmask that reaches the window is found
+ * by trying each of the first few after tick 10. */
+LMT_CASE(tick_between_expiry_steps_keeps_arming_order)
+{
+    tick_landings = 0;
+    for (landing_unmask = 1; landing_unmask <= 16u; landing_unmask++) {
+        lmt_begin();
+        memset(&order_tmr, 0, sizeof order_tmr);
+        LMT_ST(lm_timer_create(&order_tmr, order_timer_fn, NULL), LM_OK);
+        int before = tick_landings;
+        /* X sleeps first: its node is ahead of Y's in their slot. */
+        sleeper_x = lmt_spawn("X", 2, sleep_10, NULL);
+        sleeper_y = lmt_spawn("Y", 3, sleep_10_and_a_revolution, NULL);
+        LMT_EQ(lm_hosted_irq_at_tick(10, isr_at_tick_10, NULL), 0);
+        lmt_run();
+        if (tick_landings != before) {
+            lmt_expect("timer@74:Y=ready Y@74");
+        } else {
+            lmt_expect("Y@74");
+        }
+    }
+    LMT_CHECK(tick_landings >= 1); /* the window was reached */
+}
+
 LMT_MAIN(LMT_RUN(delete_walk_not_overtaken), LMT_RUN(delete_one_waiter_per_step),
          LMT_RUN(every_delete_walk),
          LMT_RUN(flags_set_no_inversion), LMT_RUN(flush_admits_every_room),
          LMT_RUN(flush_interrupted_by_delete), LMT_RUN(start_is_atomic_before_lock),
          LMT_RUN(start_is_atomic_during_fill), LMT_RUN(create_is_atomic),
          LMT_RUN(deleted_between_check_and_lock), LMT_RUN(threshold_against_changed_priority),
-         LMT_RUN(calls_before_init))
+         LMT_RUN(calls_before_init), LMT_RUN(tick_between_expiry_steps_keeps_arming_order))
 #else
 #error "test_races needs LM_CFG_ARG_CHECKS (it runs on the default kernel only)"
 #endif /* LM_CFG_ARG_CHECKS */

@@ -209,7 +209,9 @@ static inline lm_thread_t *lmk_ready_best(void)
  * Context: any. Lock: held. Blocks: no. Cost: O(1). */
 static inline void lmk_ready_remove_locked(lm_thread_t *t)
 {
-    if (lmk.ready.ring[t->prio] == &t->qlink) {
+    /* Holds are rare: the empty set is tested first, so that the usual
+     * removal (the running thread, first of its ring) pays one test. */
+    if (!lmk_prioset_empty(&lmk.held) && lmk.ready.ring[t->prio] == &t->qlink) {
         lmk_prioset_remove(&lmk.held, t->prio); /* a held thread leaves: its hold ends */
     }
     lmk_prioq_remove(&lmk.ready, &t->qlink, t->prio);
@@ -241,9 +243,36 @@ static inline void lmk_sched_hold_locked(void)
  * scheduler lock. Requests the switch if it is another thread.
  * Context: any. Lock: held. Blocks: no. Cost: O(1). */
 void lmk_sched_decide_locked(void);
-/* lmk_sched_decide_locked for a running thread that is no longer ready or
- * has just yielded (`yielded` set): the same answer, faster. O(1). */
-void lmk_sched_decide_given_up_locked(void);
+/*
+ * lmk_sched_decide_locked for a running thread that is no longer ready or
+ * has just yielded (`yielded` set): the next thread is the most urgent
+ * ready one (R3.5). This is lmk_sched_decide_locked's answer when no hold
+ * is marked and another thread is ready, reached with less work; anything
+ * else goes to it. Inline: it ends every block, sleep and relinquish.
+ * Context: any. Lock: held. Blocks: no. Cost: O(1): one bit scan.
+ */
+static inline void lmk_sched_decide_given_up_locked(void)
+{
+    unsigned best = lmk_prioq_best_prio(&lmk.ready);
+    if (!lmk_prioset_empty(&lmk.held) || best == LMK_PRIO_NONE) {
+        lmk_sched_decide_locked();
+        return;
+    }
+    /* Not the running thread: it has left the queue, or yielded to a peer
+     * now ahead of it or to a more urgent thread. */
+    lmk_sched_choose_locked(best);
+}
+/* The running thread cur leaves the ready queue for new_state; the caller
+ * then decides (lmk_sched_decide_given_up_locked). Lock: held. O(1). */
+static inline void lmk_sched_leave_body_locked(lm_thread_t *cur, uint8_t new_state)
+{
+    lmk_ready_remove_locked(cur);
+    cur->state = new_state;
+    /* R3.5: should cur be made ready again before the switch (by a
+     * handler at the unmask), it is at the tail of its ring and has no
+     * claim on the CPU until a decision chooses it. */
+    cur->yielded = 1u;
+}
 /* The running thread stops being ready (it blocks, sleeps, is suspended or
  * ends): take it out of the ready queue and decide. O(1). */
 void lmk_sched_stop_current_locked(uint8_t new_state);
@@ -277,7 +306,10 @@ static inline lm_status_t lmk_wait_allowed(lm_tick_t timeout)
     if (timeout == LM_NO_WAIT) {
         return LM_ERR_WOULD_BLOCK;
     }
-    if (!lmk.started || lmk.current == &lmk_idle_thread) {
+    /* Until lm_kernel_start the running thread is the idle thread too
+     * (lm_kernel_init_tick), so this one test also refuses a wait before
+     * the start; before lm_kernel_init no object can exist (LM_ERR_INIT). */
+    if (lmk.current == &lmk_idle_thread) {
         return LM_ERR_STATE;
     }
     if (lmk.sched_lock != 0u) {
@@ -465,5 +497,35 @@ __attribute__((weak)) void lmk_pi_step(lm_irqstate_t s);
 /* Unlink a flags waiter (timeout, abort). O(1). */
 void lmk_flags_waiter_left_locked(lm_thread_t *t);
 #endif
+
+/* ---- the hottest wakes (wait.c's protocol, inlined) ---- */
+
+/* t's wait is over and t is off every wait list and its timeout: store
+ * the status, make t ready (or suspended, R11.2). Lock: held. O(1). */
+static inline void lmk_wait_done_locked(lm_thread_t *t, lm_status_t status)
+{
+    lmk_trace_ready(t, status);
+    t->wait_status = status;
+    t->wait_kind = LMK_WAIT_NONE;
+    if (t->suspended != 0u) {
+        t->suspended = 0u; /* R11.2: a suspension asked during the wait */
+        t->state = LM_THREAD_SUSPENDED;
+    } else {
+        t->state = LM_THREAD_READY;
+        t->slice_left = t->time_slice; /* R2.6 */
+        lmk_ready_insert_locked(t);
+    }
+}
+
+/* lmk_wait_finish_locked in the caller's frame, for the wakes that pay for
+ * a message or a count handed over: a send to a waiting receiver, a give
+ * to a waiting taker. Lock: held. O(1). */
+static inline void lmk_wait_finish_inline_locked(lm_thread_t *t, lm_status_t status)
+{
+    if (lmk_timeout_armed(&t->timeout)) { /* most waits end before their timeout */
+        lmk_timeout_cancel_locked(&t->timeout);
+    }
+    lmk_wait_done_locked(t, status);
+}
 
 #endif /* LMK_H */
