@@ -48,6 +48,9 @@ void lmt_watchdog_restart(void);
  *   the call itself: the one to place interrupts with; channel 1 may count
  *   from the next granule boundary, up to one granule later. A channel that
  *   ran is restarted.
+ * - lmt_timer_start_after_systick(ch, counts): channel ch fires once,
+ *   `counts` counts after SysTick's current count (SYST_CVR) runs out:
+ *   an interrupt placed against SysTick's own count.
  * - lmt_timer_stop(ch): stops channel ch and withdraws its request.
  * - lmt_timer_fired(ch), in DUALTIMER_Handler: whether channel ch fired;
  *   if so clears it (a one-shot channel stops, a periodic one goes on).

@@ -36,10 +36,18 @@ static inline void lmt_timer_enable(void)
 static inline void lmt_timer_start(unsigned ch, uint32_t counts, bool periodic)
 {
     LMT_DT_CTRL(ch) = 0u;
-    LMT_DT_INTCLR(ch) = 1u;
     LMT_DT_LOAD(ch) = counts != 0u ? counts : 1u;
     LMT_DT_CTRL(ch) =
         LMT_DT_CTRL_EN_IRQ_32BIT | (periodic ? LMT_DT_CTRL_PERIODIC : LMT_DT_CTRL_ONESHOT);
+}
+
+/* Channel ch fires once, `counts` counts after SysTick's current count
+ * (SYST_CVR, read with the channel stopped) runs out. */
+static inline void lmt_timer_start_after_systick(unsigned ch, uint32_t counts)
+{
+    LMT_DT_CTRL(ch) = 0u;
+    LMT_DT_LOAD(ch) = LM_REG32(0xE000E018u) + counts;
+    LMT_DT_CTRL(ch) = LMT_DT_CTRL_EN_IRQ_32BIT | LMT_DT_CTRL_ONESHOT;
 }
 
 static inline void lmt_timer_stop(unsigned ch)

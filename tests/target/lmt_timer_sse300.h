@@ -72,6 +72,14 @@ static inline void lmt_timer_start(unsigned ch, uint32_t counts, bool periodic)
     LMT_ST_CTL(ch) = LMT_ST_CTL_ENABLE;
 }
 
+/* Channel ch fires once, `counts` counts (in whole granules, from the
+ * next granule boundary) after SysTick's current count (SYST_CVR) runs
+ * out. */
+static inline void lmt_timer_start_after_systick(unsigned ch, uint32_t counts)
+{
+    lmt_timer_start(ch, LM_REG32(0xE000E018u) + counts, false);
+}
+
 static inline void lmt_timer_stop(unsigned ch)
 {
     LMT_ST_CTL(ch) = 0u; /* the request is the timer's level: gone */

@@ -300,7 +300,7 @@ static void near_end_sleeper(void *arg)
         /* SysTick and the test timer count the same clock: CVR more counts
          * to this tick's end, then NEAR_SLEEP - 1 whole ticks. */
         noise_counts = 0u; /* one interrupt */
-        lmt_timer_start(1u, LM_SYST_CVR + (NEAR_SLEEP - 1u) * P - d, false);
+        lmt_timer_start_after_systick(1u, (NEAR_SLEEP - 1u) * P - d);
         LMT_ST(lm_thread_sleep(NEAR_SLEEP), LM_OK);
         uint32_t dts = stamp() - ts0;
         LMT_EQ(lm_tick_now() - t0, NEAR_SLEEP);
