@@ -29,6 +29,10 @@ LM_BOARD_WEAK_HANDLER(IRQ_Handler);
 #if !defined(MPS2_IRQ_DUALTIMER)
 #define MPS2_IRQ_DUALTIMER 0xFFFFu
 #endif
+/* mps3-an547: the test timer's second channel has a line of its own. */
+#if !defined(MPS_TZ_IRQ_SYSTIMER3)
+#define MPS_TZ_IRQ_SYSTIMER3 0xFFFFu
+#endif
 
 /* The handler of interrupt line n: the timers' own, IRQ_Handler (which
  * tests override) for every other. */
@@ -36,6 +40,7 @@ LM_BOARD_WEAK_HANDLER(IRQ_Handler);
     [16 + (n)] = ((n) == MPS2_IRQ_TIMER0      ? TIMER0_Handler                 \
                   : (n) == MPS2_IRQ_TIMER1    ? TIMER1_Handler                 \
                   : (n) == MPS2_IRQ_DUALTIMER ? DUALTIMER_Handler              \
+                  : (n) == MPS_TZ_IRQ_SYSTIMER3 ? DUALTIMER_Handler            \
                                               : IRQ_Handler)
 #define LINES8(n) LINE(n), LINE(n + 1), LINE(n + 2), LINE(n + 3), LINE(n + 4), LINE(n + 5), \
                   LINE(n + 6), LINE(n + 7)

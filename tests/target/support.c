@@ -7,6 +7,7 @@
 
 #include "board.h"
 #include "harness.h"
+#include "lmt_timer.h"
 #include "limen/port.h"
 
 #define TIMER0_BASE MPS2_TIMER0_BASE /* not on mps3-an547: below */
@@ -23,10 +24,15 @@
 
 #if defined(MPS_TZ_SYSTIMER0_BASE)
 /* The SSE-300 (mps3-an547) has no CMSDK timer: its system timer 0 counts
- * the system counter, which runs at the system clock once enabled. */
+ * the system counter, which runs at the system clock once enabled. Its
+ * compare value is a multiple of four counts, as QEMU needs
+ * (lmt_timer_sse300.h). */
 #define SYSCOUNTER_CNTCR LM_REG32(MPS_TZ_SYSCOUNTER_CTRL_BASE)
-#define SYSTIMER_TVAL LM_REG32(MPS_TZ_SYSTIMER0_BASE + 0x28u)
+#define SYSCOUNTER_CNTCV_LO LM_REG32(MPS_TZ_SYSCOUNTER_CTRL_BASE + 0x08u)
+#define SYSTIMER_CVAL_LO LM_REG32(MPS_TZ_SYSTIMER0_BASE + 0x20u)
+#define SYSTIMER_CVAL_HI LM_REG32(MPS_TZ_SYSTIMER0_BASE + 0x24u)
 #define SYSTIMER_CTL LM_REG32(MPS_TZ_SYSTIMER0_BASE + 0x2Cu)
+_Static_assert(WATCHDOG_COUNTS % 4u == 0u, "a whole number of nanoseconds");
 #endif
 
 void TIMER0_Handler(void);
@@ -48,11 +54,22 @@ static void fatal(lm_fatal_t reason, const char *where, const lm_thread_t *t)
     lm_board_exit(5);
 }
 
+void lmt_watchdog_restart(void)
+{
+#if defined(MPS_TZ_SYSTIMER0_BASE)
+    uint32_t now = SYSCOUNTER_CNTCV_LO;
+    SYSTIMER_CVAL_HI = 0u;
+    SYSTIMER_CVAL_LO = now - now % 4u + WATCHDOG_COUNTS;
+#else
+    T0_VALUE = WATCHDOG_COUNTS;
+#endif
+}
+
 void lmt_target_init(void)
 {
 #if defined(MPS_TZ_SYSTIMER0_BASE)
     SYSCOUNTER_CNTCR = 1u; /* EN */
-    SYSTIMER_TVAL = WATCHDOG_COUNTS;
+    lmt_watchdog_restart();
     SYSTIMER_CTL = 1u; /* ENABLE, interrupt not masked */
 #else
     T0_RELOAD = WATCHDOG_COUNTS;

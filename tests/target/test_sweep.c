@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Interrupt-placement sweep on the target (docs/sweep.md), MPS2 boards
- * under QEMU with -icount shift=0: one instruction per nanosecond and the
- * CMSDK dual timer counting at 25 MHz, one count per 40 instructions (50 at
- * AN505's 20 MHz: COUNT_INSNS below, 40 in the text), both
- * deterministic. For offset k the actor loads the timer (one-shot) with
- * k/40 + 1 counts, starts it, and runs 39 - k%40 NOPs before the call, so
- * that the interrupt lands k instructions (plus a fixed lead-in) into the
- * call. The handler records the stacked PC: successive k must give PCs that
+ * Interrupt-placement sweep on the target (docs/sweep.md), boards under
+ * QEMU with -icount shift=0: one instruction per nanosecond and the test
+ * timer (lmt_timer.h) firing a whole number of granules after its start,
+ * both deterministic. A granule is 40 instructions on the MPS2 boards (one
+ * count at 25 MHz; GRANULE below, 40 in the text), 50 on AN505 (20 MHz),
+ * 125 on mps3-an547 (four counts at 32 MHz). For offset k the actor starts
+ * the timer (one-shot) k/40 + 1 granules ahead and runs 39 - k%40 NOPs
+ * before the call, so that the interrupt lands k instructions (plus a fixed
+ * lead-in) into the call. The handler records the stacked PC: successive k must give PCs that
  * advance one instruction at a time wherever the kernel does not mask, and
  * the sweep reports how many distinct PCs it hit.
  *
@@ -23,28 +24,19 @@
 #include "board.h"
 #include "harness.h"
 #include "limen/port.h"
+#include "lmt_timer.h"
 #include "sweep.h"
 
 #ifndef SW_FULL
 #define SW_FULL 0
 #endif
 
-#define IRQ_DUALTIMER MPS2_IRQ_DUALTIMER
-#define DT_BASE MPS2_DUALTIMER_BASE
-#define DT_LOAD LM_REG32(DT_BASE + 0x00u)
-#define DT_CTRL LM_REG32(DT_BASE + 0x08u)
-#define DT_INTCLR LM_REG32(DT_BASE + 0x0Cu)
-#define DT_CTRL_ONESHOT_IRQ_32BIT (0x80u | 0x20u | 0x02u | 0x01u)
-
-/* The harness's watchdog (support.c, CMSDK timer 0) allows 20 s of virtual
- * time per image. The sweep takes about 3 s of it; each pair restarts it, so
- * that more scenarios never reach the limit while a pair that hangs is still
+/* The harness's watchdog (support.c) allows 20 s of virtual time per
+ * image. The sweep takes about 3 s of it; each pair restarts it, so that
+ * more scenarios never reach the limit while a pair that hangs is still
  * stopped after 20 s. */
-#define T0_VALUE LM_REG32(MPS2_TIMER0_BASE + 0x04u)
-#define WATCHDOG_COUNTS (MPS2_SYSCLK_HZ * 20u)
 
-/* Instructions per timer count: 40 at 25 MHz (MPS2), 50 at 20 MHz (AN505). */
-#define COUNT_INSNS LM_BOARD_UNITS_PER_COUNT
+#define GRANULE LMT_TIMER_GRANULE_INSNS
 #define DENSE MAX_OFFSET  /* every offset (a run takes ~0.1 ms of host time) */
 #define STRIDE 1u
 #define MAX_OFFSET 20000u
@@ -55,7 +47,7 @@ static volatile bool calibrating; /* the handler only records the PC */
 static uint32_t pcs[MAX_PCS];
 static unsigned npcs;
 
-/* Run n (0..63) NOPs: a computed jump into a sled, one instruction each. */
+/* Run n (0..127) NOPs: a computed jump into a sled, one instruction each. */
 __attribute__((noinline)) static void nops(uint32_t n)
 {
 #if defined(__ARM_ARCH_6M__)
@@ -65,7 +57,7 @@ __attribute__((noinline)) static void nops(uint32_t n)
                    "lsls r2, %0, #1\n"
                    "subs r1, r1, r2\n"
                    "bx r1\n"
-                   ".rept 64\n nop\n .endr\n"
+                   ".rept 128\n nop\n .endr\n"
                    "2:\n"
                    "b 3f\n .ltorg\n 3:\n" ::"l"(n)
                    : "r1", "r2", "cc", "memory");
@@ -74,7 +66,7 @@ __attribute__((noinline)) static void nops(uint32_t n)
                    "sub r1, r1, %0, lsl #1\n"
                    "orr r1, r1, #1\n"
                    "bx r1\n"
-                   ".rept 64\n nop\n .endr\n"
+                   ".rept 128\n nop\n .endr\n"
                    "2:\n" ::"r"(n)
                    : "r1", "memory");
 #endif
@@ -82,14 +74,12 @@ __attribute__((noinline)) static void nops(uint32_t n)
 
 void sw_arm(uint32_t offset)
 {
-    uint32_t delay = COUNT_INSNS - 1u - offset % COUNT_INSNS;
+    uint32_t delay = GRANULE - 1u - offset % GRANULE;
+    uint32_t counts = (offset / GRANULE + 1u) * LMT_TIMER_GRANULE_COUNTS;
     /* Computed before the timer starts: without a divide instruction
      * (Armv6-M) the division is a call whose length varies with offset. */
-    __asm volatile("" : "+r"(delay)::"memory");
-    DT_CTRL = 0u;
-    DT_INTCLR = 1u;
-    DT_LOAD = offset / COUNT_INSNS + 1u;
-    DT_CTRL = DT_CTRL_ONESHOT_IRQ_32BIT;
+    __asm volatile("" : "+r"(delay), "+r"(counts)::"memory");
+    lmt_timer_start(0u, counts, false);
     nops(delay);
 }
 
@@ -107,8 +97,7 @@ void DUALTIMER_Handler(void);
 void DUALTIMER_Handler(void)
 {
     uint32_t exc = (uint32_t)__builtin_return_address(0);
-    DT_INTCLR = 1u;
-    DT_CTRL = 0u;
+    lmt_timer_stop(0u);
     uint32_t pc = 0u;
     if ((exc & 0x4u) != 0u) { /* the interrupted code used PSP: a thread */
         const uint32_t *frame;
@@ -144,9 +133,8 @@ static void one(unsigned sc, unsigned a, uint32_t k, struct sw_result *r)
 {
     last_pc = 0u;
     sw_run_one(sc, a, k, r);
-    DT_CTRL = 0u; /* an interrupt not taken yet must not reach the next run */
-    DT_INTCLR = 1u;
-    LM_NVIC_ICPR(IRQ_DUALTIMER / 32u) = 1u << (IRQ_DUALTIMER % 32u);
+    lmt_timer_stop(0u); /* an interrupt not taken yet must not reach the next run */
+    LM_NVIC_ICPR(MPS2_IRQ_DUALTIMER / 32u) = 1u << (MPS2_IRQ_DUALTIMER % 32u);
     r->pc = r->fired ? last_pc : 0u;
 }
 
@@ -187,8 +175,13 @@ static void sweep_pair(unsigned sc, unsigned a, struct row *row)
 /* Resolution: offsets k = 0..CAL_K-1 placed before a straight run of 64
  * NOPs (16-bit, one instruction each) in a thread, unmasked. Wherever the
  * interrupt lands inside the run, offset k+1 must land exactly one NOP
- * (2 bytes) after offset k. */
-#define CAL_K 100u
+ * (2 bytes) after offset k. Half a granule of NOPs before the run puts
+ * the offsets that reach it across a granule boundary (k a multiple of
+ * GRANULE: 125 on mps3-an547, more than the run is long), where
+ * the timer's count and the NOPs before the call both change: the step
+ * must stay one NOP there too. */
+#define CAL_PAD (GRANULE / 2u)
+#define CAL_K (CAL_PAD + 100u)
 static uint32_t cal_pc[CAL_K];
 
 static void calibrate(void *arg)
@@ -197,41 +190,46 @@ static void calibrate(void *arg)
     for (uint32_t k = 0; k < CAL_K; k++) {
         last_pc = 0u;
         sw_arm(k);
+        nops(CAL_PAD);
         nops(64);
-        DT_CTRL = 0u;
+        lmt_timer_stop(0u);
         cal_pc[k] = last_pc;
     }
 }
 
 LMT_CASE(one_offset_is_one_instruction)
 {
-    lm_nvic_set_priority(IRQ_DUALTIMER, 0x80u);
-    lm_nvic_enable(IRQ_DUALTIMER);
+    lmt_timer_enable();
     lmt_begin();
     calibrating = true;
     lmt_spawn("C", 5, calibrate, NULL);
     lmt_run();
     calibrating = false;
-    unsigned run = 0, best = 0;
+    unsigned run = 0, best = 0, best_end = 0;
     for (uint32_t k = 1; k < CAL_K; k++) {
         run = (cal_pc[k] != 0u && cal_pc[k] == cal_pc[k - 1u] + 2u) ? run + 1u : 0u;
-        best = run > best ? run : best;
+        if (run > best) {
+            best = run;
+            best_end = k;
+        }
     }
     /* The delay before the run is the tail of the same sled, so the longest
      * streak may run a little past the 63 steps of the run itself. */
-    printf("# resolution: %u successive offsets advanced the stacked PC by one 2-byte NOP "
-           "(at least 63 expected: the run of 64)\n", best);
+    unsigned first = best_end - best;
+    printf("# resolution: %u successive offsets (%u..%u) advanced the stacked PC by one "
+           "2-byte NOP (at least 63 expected: the run of 64; granule %u instructions)\n",
+           best, first, best_end, (unsigned)GRANULE);
     LMT_CHECK(best >= 63u);
+    LMT_CHECK(first / GRANULE != best_end / GRANULE); /* across a granule boundary */
 }
 
 LMT_CASE(sweep)
 {
-    lm_nvic_set_priority(IRQ_DUALTIMER, 0x80u);
-    lm_nvic_enable(IRQ_DUALTIMER);
+    lmt_timer_enable();
     printf("%-28s %-14s %6s %7s %6s %6s %6s %5s  %s\n", "scenario", "action", "runs",
            "in-call", "ret@", "pcs", "step1", "viol", "first violation (offset: what)");
     unsigned runs = 0, viol = 0, unexpected = 0, skipped = 0, xfail = 0, xpass = 0;
-    uint32_t t0 = lm_board_timestamp();
+    uint32_t t0 = lmt_timer_now();
     /* The pairs expected to fail come last (full image only): one of them
      * may hard-fault, which ends the image. */
     for (unsigned pass = 0; pass < 2u; pass++) {
@@ -252,7 +250,7 @@ LMT_CASE(sweep)
                 printf("#pair %s %s %s\n", s->name, s->actions[a].name,
                        xf != NULL ? "expected-failure" : "expected-pass");
                 struct row row;
-                T0_VALUE = WATCHDOG_COUNTS;
+                lmt_watchdog_restart();
                 sweep_pair(sc, a, &row);
                 runs += row.runs;
                 viol += row.violations;
@@ -278,7 +276,7 @@ LMT_CASE(sweep)
         }
     }
     printf("# virtual time: %u ms\n",
-           (unsigned)((lm_board_timestamp() - t0) / (MPS2_SYSCLK_HZ / 1000u)));
+           (unsigned)((lmt_timer_now() - t0) / (MPS2_SYSCLK_HZ / 1000u)));
     printf("# target sweep: %u runs, %u violating runs; pairs: %u unexpected FAIL, %u XFAIL, "
            "%u XPASS, %u skipped (expected failures)\n",
            runs, viol, unexpected, xfail, xpass, skipped);

@@ -15,19 +15,11 @@
 #include "board.h"
 #include "harness.h"
 #include "limen/port.h"
+#include "lmt_timer.h"
 
 #define IRQ_KERNEL MPS2_IRQ_SPARE0  /* kernel-aware: priority below the BASEPRI ceiling */
 #define IRQ_ZERO (MPS2_IRQ_SPARE0 + 1u)    /* zero-latency: more urgent than the ceiling */
 #define IRQ_FPU (MPS2_IRQ_SPARE0 + 2u)
-#define IRQ_DUALTIMER MPS2_IRQ_DUALTIMER /* CMSDK dual timer, timer 1 */
-
-#define DT_BASE MPS2_DUALTIMER_BASE
-#define DT_LOAD LM_REG32(DT_BASE + 0x00u)
-#define DT_CTRL LM_REG32(DT_BASE + 0x08u)
-#define DT_INTCLR LM_REG32(DT_BASE + 0x0Cu)
-#define DT_CTRL_EN_IRQ_32BIT (0x80u | 0x20u | 0x02u)
-#define DT_CTRL_ONESHOT 0x01u
-#define DT_CTRL_PERIODIC 0x40u
 
 static lm_sem_t sem;
 static volatile uint32_t zero_saw_basepri; /* BASEPRI when IRQ_ZERO ran */
@@ -70,15 +62,10 @@ static void setup_irqs(void)
     lm_nvic_set_priority(IRQ_KERNEL, 0x80u);
     lm_nvic_set_priority(IRQ_ZERO, 0x00u);
     lm_nvic_set_priority(IRQ_FPU, 0x80u);
-#if defined(MPS2_DUALTIMER_BASE)
-    lm_nvic_set_priority(IRQ_DUALTIMER, 0x80u);
-#endif
     lm_nvic_enable(IRQ_KERNEL);
     lm_nvic_enable(IRQ_ZERO);
     lm_nvic_enable(IRQ_FPU);
-#if defined(MPS2_DUALTIMER_BASE)
-    lm_nvic_enable(IRQ_DUALTIMER);
-#endif
+    lmt_timer_enable(); /* the test timer's channel 0 (lmt_timer.h) */
     zero_saw_basepri = 0xFFu;
     kernel_irqs = 0u;
 }
@@ -338,15 +325,15 @@ LMT_CASE(zero_latency_interrupt_runs_inside_the_kernel)
 }
 #endif
 
-#if defined(MPS2_DUALTIMER_BASE) /* a CMSDK dual timer (not mps3-an547) */
-/* Sweep: a CMSDK timer interrupt placed one instruction pair later each
+/* Sweep: a timer interrupt placed one instruction pair later each
  * round, relative to a yield round-trip between two threads (yield, the
  * switch in PendSV, the other thread's yield, the switch back), so that
  * over the rounds it lands on every part of that path, the PendSV
  * register save and restore included. Each interrupt wakes H. */
 #define SWEEP_ROUNDS 400u
-/* 800 instructions at -icount shift=0, whatever the timer's clock. */
-#define SWEEP_DELAY_COUNTS (800u / LM_BOARD_UNITS_PER_COUNT)
+/* 800 instructions at -icount shift=0, whatever the timer's clock (750
+ * on mps3-an547: whole granules, lmt_timer.h). */
+#define SWEEP_DELAY_COUNTS lmt_timer_counts_for_insns(800u)
 
 enum { DT_SWEEP, DT_FPU };
 static volatile int dt_mode;
@@ -357,7 +344,7 @@ static volatile uint32_t irqs_in_pendsv; /* landed inside the switch handler */
 void DUALTIMER_Handler(void);
 void DUALTIMER_Handler(void)
 {
-    DT_INTCLR = 1u;
+    (void)lmt_timer_fired(0u);
     dt_count++;
     if (dt_mode == DT_SWEEP) {
         /* ICSR.RETTOBASE clear: another exception is active under this one,
@@ -399,9 +386,7 @@ static void sweeper(void *arg)
 {
     (void)arg;
     for (uint32_t round = 0; round < SWEEP_ROUNDS; round++) {
-        DT_CTRL = 0u;
-        DT_LOAD = SWEEP_DELAY_COUNTS;
-        DT_CTRL = DT_CTRL_EN_IRQ_32BIT | DT_CTRL_ONESHOT;
+        lmt_timer_start(0u, SWEEP_DELAY_COUNTS, false);
         uint32_t n = round + 1u;
         __asm volatile(".syntax unified\n 1: subs %0, %0, #1\n bne 1b" : "+l"(n)::"cc");
         check_no_pending_wake();
@@ -412,7 +397,7 @@ static void sweeper(void *arg)
         }
         check_no_pending_wake();
     }
-    DT_CTRL = 0u;
+    lmt_timer_stop(0u);
     lmt_log("swept");
 }
 
@@ -450,7 +435,6 @@ LMT_CASE(interrupt_anywhere_in_a_switch_is_not_lost)
     LMT_EQ(left, 0); /* every give was taken */
     lmt_expect("swept");
 }
-#endif
 
 #if !defined(__ARM_ARCH_6M__)
 /* ---- the kernel lock and PRIMASK ---- */
@@ -492,7 +476,7 @@ LMT_CASE(kernel_lock_leaves_primask_alone)
 }
 #endif
 
-#if defined(__ARM_FP) && defined(MPS2_DUALTIMER_BASE)
+#if defined(__ARM_FP)
 /* ---- FPU registers under time-slicing and interrupts ---- */
 
 #define FPU_IRQS 60u
@@ -538,13 +522,11 @@ LMT_CASE(fpu_registers_survive_slicing_and_interrupts)
     dt_count = 0u;
     lm_kernel_stats_t k0, k1;
     lm_kernel_stats(&k0);
-    DT_CTRL = 0u;
-    DT_LOAD = MPS2_SYSCLK_HZ / LM_CFG_TICK_HZ / 3u;
-    DT_CTRL = DT_CTRL_EN_IRQ_32BIT | DT_CTRL_PERIODIC;
+    lmt_timer_start(0u, MPS2_SYSCLK_HZ / LM_CFG_TICK_HZ / 3u, true);
     lmt_spawn_ex("F0", 5, LM_THRESHOLD_NONE, 1, fpu_slicer, (void *)0, true);
     lmt_spawn_ex("F1", 5, LM_THRESHOLD_NONE, 1, fpu_slicer, (void *)1, true);
     lmt_run();
-    DT_CTRL = 0u;
+    lmt_timer_stop(0u);
     lm_kernel_stats(&k1);
     LMT_CHECK(k1.slice_expiries - k0.slice_expiries >= 10u); /* they did alternate */
     lmt_expect("F F");
@@ -561,15 +543,11 @@ LMT_MAIN(LMT_RUN(nvic_interrupt_wakes_thread),
          LMT_RUN(systick_timeouts_are_exact),
          LMT_RUN(interrupt_pended_inside_switch_is_not_lost),
          LMT_RUN(zero_latency_interrupt_runs_inside_the_kernel),
-#if defined(MPS2_DUALTIMER_BASE)
          LMT_RUN(interrupt_anywhere_in_a_switch_is_not_lost),
-#endif
          LMT_RUN(kernel_lock_leaves_primask_alone)
 #if defined(__ARM_FP)
-         , LMT_RUN(fpu_registers_survive_preemption), LMT_RUN(fpu_registers_survive_interrupt)
-#endif
-#if defined(__ARM_FP) && defined(MPS2_DUALTIMER_BASE)
-         , LMT_RUN(fpu_registers_survive_slicing_and_interrupts)
+         , LMT_RUN(fpu_registers_survive_preemption), LMT_RUN(fpu_registers_survive_interrupt),
+         LMT_RUN(fpu_registers_survive_slicing_and_interrupts)
 #endif
 )
 #endif
