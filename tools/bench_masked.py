@@ -301,7 +301,7 @@ def measure_image(qemu_base, elf, logdir, measured=None, timeout=300):
 
 # The known case (bench/apps/mk_known.c): the stretches of one window, in
 # order, and where each is masked.
-KNOWN_STRETCHES = [21, 50, 15, 10, 62]
+KNOWN_STRETCHES = [21, 52, 15, 10, 62]
 KNOWN_LOCKS = ["mk_stretches", "mk_stretches", "mk_stretches", "mk_stretches", "IRQ_Handler"]
 
 

@@ -9,8 +9,9 @@
  *
  * In order, inside the timed window (lmb_sync_call to lmb_call_stamp):
  *   21  PRIMASK: cpsid i, 20 NOPs, cpsie i
- *   50  BASEPRI: raise, 30 NOPs, a nested raise and restore to the
- *       ceiling (still masked), 10 NOPs, restore to 0
+ *   52  BASEPRI: raise, 30 NOPs, a nested raise and restore to the
+ *       ceiling (still masked), a BASEPRI_MAX write of 0 (ignored by
+ *       the core: still masked), 10 NOPs, restore to 0
  *   15  BASEPRI then PRIMASK, BASEPRI dropped while PRIMASK holds: one
  *       stretch until PRIMASK clears
  *   10  PRIMASK written by msr
@@ -44,6 +45,8 @@ __attribute__((naked)) uintptr_t mk_stretches(uintptr_t a0, uintptr_t a1)
         "msr basepri_max, r1\n"
         ".rept 5\n nop\n .endr\n"
         "msr basepri, r2\n"
+        "movs r3, #0\n"
+        "msr basepri_max, r3\n" /* 0: ignored, still masked */
         ".rept 10\n nop\n .endr\n"
         "movs r0, #0\n"
         "msr basepri, r0\n"
