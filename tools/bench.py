@@ -625,16 +625,31 @@ def series_shape(xs, ys):
 
 
 def measure_series(bdir, qemu_base, configs=CONFIGS, timeout=120):
-    """Runs every series image; returns ({config: {name: {...}}}, problems)."""
+    """Runs every series image, and walks each one's execution log for its
+    longest interrupt-masked stretch (tools/bench_masked.py), after the
+    walk's known case; returns ({config: {name: {...}}}, problems)."""
+    import bench_masked  # pylint: disable=import-outside-toplevel
     jobs = [(cfg, image) for cfg in configs for _, _, pts in SERIES.values()
             for _, image in pts]
     jobs = list(dict.fromkeys(jobs))
-    found, problems = {}, []
+    found, masked, problems = {}, {}, []
+    logdir = os.path.join(bdir, "masked-logs")
+
+    def one(job):
+        cfg, image = job
+        elf = os.path.join(bdir, f"{cfg}-{image}.elf")
+        rc, out = run_image(qemu_base, elf, timeout)
+        fields = parse(out)
+        if rc != 0 or fields is None:
+            return rc, out, fields, None
+        return rc, out, fields, bench_masked.measure_image(qemu_base, elf, logdir,
+                                                           fields.get("measured"))
+
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        outs = pool.map(lambda j: run_image(qemu_base, os.path.join(bdir, f"{j[0]}-{j[1]}.elf"),
-                                            timeout), jobs)
-        for (cfg, image), (rc, out) in zip(jobs, outs):
-            fields = parse(out)
+        known = list(pool.map(lambda cfg: bench_masked.check_known(qemu_base, bdir, cfg),
+                              configs))
+        problems += [p for ps in known for p in ps]
+        for (cfg, image), (rc, out, fields, m) in zip(jobs, pool.map(one, jobs)):
             if rc != 0 or fields is None:
                 problems.append(f"{cfg} {image}: exit {rc}, no result ({out.strip()[-200:]!r})")
                 continue
@@ -642,15 +657,23 @@ def measure_series(bdir, qemu_base, configs=CONFIGS, timeout=120):
             if bad:
                 problems.append(f"{cfg} {image}: {bad}")
             found[(cfg, image)] = fields.get("interval")
+            problems += [f"{cfg} {image}: {p}" for p in m["problems"]]
+            if m["longest"] is None and not m["problems"]:
+                problems.append(f"{cfg} {image}: no masked stretch in the timed windows")
+            masked[(cfg, image)] = m
     result = {}
     for cfg in configs:
         result[cfg] = {}
         for name, (what, xname, pts) in SERIES.items():
             ys = [found.get((cfg, image)) for _, image in pts]
+            ms = [masked.get((cfg, image), {}) for _, image in pts]
             result[cfg][name] = {"what": what, "x_name": xname, "x": [x for x, _ in pts],
                                  "instructions": ys,
                                  "shape": None if None in ys else
-                                 series_shape([x for x, _ in pts], ys)}
+                                 series_shape([x for x, _ in pts], ys),
+                                 "masked": [m.get("longest") for m in ms],
+                                 "masked_lock": [m.get("lock") for m in ms],
+                                 "masked_unlock": [m.get("unlock") for m in ms]}
     return result, problems
 
 
@@ -669,7 +692,8 @@ def series(root, bdir, run, qemu_base, log, as_json, configs=CONFIGS):
     else:
         print(series_text(result, [
             "Seed 003's series on QEMU mps2-an386 (Cortex-M4F), instructions (exact, 40-phase "
-            "sweeps)", f"compiler: {gcc}", f"QEMU:     {qemu}"]))
+            "sweeps); masked: the longest interrupt-masked stretch in the timed operations "
+            "(exact, from QEMU's execution log)", f"compiler: {gcc}", f"QEMU:     {qemu}"]))
     for p in problems:
         log(f"bench: {p}")
     return 1 if problems else 0
@@ -682,7 +706,22 @@ def series_text(result, header):
         for name, s in by_name.items():
             pts = "  ".join(f"{x}:{'-' if y is None else y}" for x, y in zip(s["x"], s["instructions"]))
             lines.append(f"  {name:<20} {s['x_name']:<9} {pts}   [{s['shape']}]")
+            pts = "  ".join(f"{x}:{'-' if y is None else y}" for x, y in zip(s["x"], s["masked"]))
+            lines.append(f"  {'':<20} {'masked':<9} {pts}   [longest at "
+                         f"{masked_site(s, s['masked'].index(max_masked(s)))}]")
     return "\n".join(lines)
+
+
+def max_masked(s):
+    """The longest masked stretch of a series (None if none measured)."""
+    return max((m for m in s["masked"] if m is not None), default=None)
+
+
+def masked_site(s, i):
+    """Where point i's longest masked stretch was: lock -> unlock."""
+    if s["masked_lock"][i] is None:
+        return "-"
+    return f"{s['masked_lock'][i]} -> {s['masked_unlock'][i]}"
 
 
 # Seed 004's ready-queue study (bench/study/): instructions per scheduling

@@ -134,6 +134,10 @@ def plots(results, pdir):
         lines = [(cfg, list(zip(results["series"][cfg][name]["x"],
                                 results["series"][cfg][name]["instructions"])))
                  for cfg in results["series"]]
+        # The longest masked stretch of each point, beside its cost.
+        lines += [(f"{cfg} masked", list(zip(results["series"][cfg][name]["x"],
+                                             results["series"][cfg][name]["masked"])))
+                  for cfg in results["series"]]
         write(f"series_{name}.svg", sb["what"],
               svg_lines(sb["what"], sb["x_name"], "instructions", lines))
     for exp, by in results["study"]["experiments"].items():
@@ -209,6 +213,7 @@ def report_md(results, made):
             pts = ", ".join(f"{x}: {y}" for x, y in zip(s["x"], s["instructions"]))
             out.append(f"- `{name}` ({s['what']}; {s['x_name']}): {pts} — {s['shape']}")
         out.append("")
+    out += masked_md(results)
     out += ["## Seed 004's ready-queue study (instructions per decision)", ""]
     out.append(bench.study_text(results["study"]["experiments"], []))
     sh = results["study_host"]
@@ -227,6 +232,49 @@ def report_md(results, made):
     if results["problems"]:
         out += ["", "## Problems", ""] + [f"- {p}" for p in results["problems"]]
     return "\n".join(out) + "\n"
+
+
+def masked_md(results):
+    """The longest interrupt-masked stretch of every series point and of
+    measure 5's rows, both configurations, and where it was."""
+    out = ["## Longest interrupt-masked stretch (instructions, exact)", "",
+           "In each timed operation of the series' images (the measured pass), counted "
+           "from QEMU's execution log: the instructions after the one that masks (PRIMASK, "
+           "or BASEPRI at the kernel's ceiling) through the one that unmasks, in threads "
+           "and handlers alike (`docs/benchmarks.md`).", "",
+           "| series | x | bench | default | where (bench): masked at -> unmasked at |",
+           "|---|---|---|---|---|"]
+    series = results["series"]
+    for name, sb in series.get("bench", {}).items():
+        sd = series.get("default", {}).get(name, {})
+        for i, x in enumerate(sb["x"]):
+            d = sd.get("masked", [None] * len(sb["x"]))[i]
+            out.append(f"| `{name}` | {sb['x_name']} {x} | {bench.fmt(sb['masked'][i], 'instr')} "
+                       f"| {bench.fmt(d, 'instr')} | {bench.masked_site(sb, i)} |")
+    out += ["", "Measure 5 (targets.md: the longest masked stretch the same for 1, 8 and 16 "
+            "expiries):", "", "| measure | bench | default |", "|---|---|---|"]
+    for r in results["measures"]["rows"]:
+        if r["key"].startswith("m5"):
+            out.append(f"| {r['measure']} | {bench.fmt(r.get('masked_bench'), 'instr')} | "
+                       f"{bench.fmt(r.get('masked_default'), 'instr')} |")
+    return out + [""]
+
+
+def masked_rows(rows, series):
+    """Measure 5's rows get the longest masked stretch of their images
+    (seed 003's tick series run them): masked_bench, masked_default."""
+    for r in rows:
+        if not r["key"].startswith("m5"):
+            continue
+        for cfg, by in series.items():
+            for name in ("tick_sleep", "tick_sem"):
+                s = by.get(name)
+                if s is None:
+                    continue
+                for x, m in zip(s["x"], s["masked"]):
+                    if f"{'m5s' if name == 'tick_sem' else 'm5'}_e{x}" == r["key"]:
+                        r[f"masked_{cfg}"] = m
+    return rows
 
 
 def report(root, bdir, run, qemu_base, log, short=False):
@@ -256,7 +304,7 @@ def report(root, bdir, run, qemu_base, log, short=False):
                   "qemu": bench.tool_version([qemu_base[0], "--version"]),
                   "qemu_command": " ".join(qemu_base) + " <image>.elf"},
         "configs": bench.CONFIG_TEXT,
-        "measures": {"rows": bench.rows_with_ratios(figures)},
+        "measures": {"rows": masked_rows(bench.rows_with_ratios(figures), series)},
         "thread_metric": {"period_instructions": tps * 1000000, "periods": periods,
                           "tests": tm_rows},
         "series": series,
