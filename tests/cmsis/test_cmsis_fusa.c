@@ -474,33 +474,40 @@ static void body_watchdog(void)
     LMT_EQ(osThreadFeedWatchdog(LM_TICK_MAX_TIMEOUT + 1u), osErrorParameter);
     LMT_EQ(osDelay(1u), osOK); /* at the start of a tick */
     uint32_t t0 = osKernelGetTickCount();
-    const osThreadAttr_t a1 = {.name = "W1", .attr_bits = osSafetyClass(1u),
+    const osThreadAttr_t aa = {.name = "WA", .attr_bits = osSafetyClass(2u),
                                .priority = osPriorityAboveNormal};
     const osThreadAttr_t a2 = {.name = "W2", .attr_bits = osSafetyClass(3u),
                                .priority = osPriorityAboveNormal};
-    /* Created in this order, W1's watchdog is armed first. */
-    w1 = osThreadNew(feeder, (void *)(uintptr_t)5u, &a1);
+    const osThreadAttr_t a1 = {.name = "W1", .attr_bits = osSafetyClass(1u),
+                               .priority = osPriorityAboveNormal};
+    /* Armed (and registered) in the order classes 2, 3, 1: neither that
+     * order nor its reverse is the order of classes. */
+    osThreadId_t wa = osThreadNew(feeder, (void *)(uintptr_t)5u, &aa);
     w2 = osThreadNew(feeder, (void *)(uintptr_t)5u, &a2);
-    LMT_CHECK(w1 != NULL && w2 != NULL);
+    w1 = osThreadNew(feeder, (void *)(uintptr_t)5u, &a1);
+    LMT_CHECK(wa != NULL && w1 != NULL && w2 != NULL);
     LMT_EQ(osKernelGetTickCount(), t0);
     LMT_EQ(osDelay(20u), osOK);
-    /* Same tick: the higher class first; W2 re-armed for 3 ticks once. */
-    LMT_EQ(alarms, 3u);
+    /* Same tick: the highest class first; W2 re-armed for 3 ticks once. */
+    LMT_EQ(alarms, 4u);
     LMT_CHECK(alarm_log[0].id == w2);
     LMT_EQ(alarm_log[0].tick, t0 + 5u);
-    LMT_CHECK(alarm_log[1].id == w1);
+    LMT_CHECK(alarm_log[1].id == wa);
     LMT_EQ(alarm_log[1].tick, t0 + 5u);
-    LMT_CHECK(alarm_log[2].id == w2);
-    LMT_EQ(alarm_log[2].tick, t0 + 8u);
-    for (unsigned i = 0; i < 3u; i++) {
+    LMT_CHECK(alarm_log[2].id == w1);
+    LMT_EQ(alarm_log[2].tick, t0 + 5u);
+    LMT_CHECK(alarm_log[3].id == w2);
+    LMT_EQ(alarm_log[3].tick, t0 + 8u);
+    for (unsigned i = 0; i < 4u; i++) {
         LMT_EQ(alarm_log[i].in_isr, 1u); /* called from the tick's interrupt context */
     }
-    LMT_EQ(alarm_log[1].suspend_r, (uint32_t)osOK);
+    LMT_EQ(alarm_log[2].suspend_r, (uint32_t)osOK);
     /* W1 was suspended in its wait: sent its flag, it does not run on. */
     LMT_EQ(osThreadFlagsSet(w1, 1u), 0u);
     LMT_EQ(osThreadGetState(w1), osThreadBlocked);
     LMT_EQ(kstate(w1), LM_THREAD_SUSPENDED);
     LMT_EQ(kstate(w2), LM_THREAD_BLOCKED);
+    LMT_EQ(kstate(wa), LM_THREAD_BLOCKED);
 }
 LMT_CASE(fusa_watchdog_order) { run_case(body_watchdog); }
 
