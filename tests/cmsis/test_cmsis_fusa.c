@@ -534,19 +534,38 @@ static void feed_exit(void *arg)
     LMT_EQ(osThreadFeedWatchdog(2u), osOK); /* ends: its watchdog with it */
 }
 
+static osThreadId_t service_id;
+static volatile uint32_t service_feed;
+
+/* A timer callback runs in the timer service thread, which has a
+ * watchdog too, though it is no registered thread. */
+static void feed_in_callback(void *arg)
+{
+    (void)arg;
+    service_id = osThreadGetId();
+    service_feed = (uint32_t)osThreadFeedWatchdog(2u);
+}
+
 static void body_watchdog_feed(void)
 {
+    osTimerId_t tm = osTimerNew(feed_in_callback, osTimerOnce, NULL, NULL);
+    LMT_CHECK(tm != NULL);
     LMT_EQ(osDelay(1u), osOK);
     uint32_t t0 = osKernelGetTickCount();
+    LMT_EQ(osTimerStart(tm, 1u), osOK);
     const osThreadAttr_t a = {.priority = osPriorityAboveNormal};
     osThreadId_t tw = osThreadNew(feed_twice, NULL, &a);
     LMT_CHECK(tw != NULL);
     LMT_CHECK(osThreadNew(feed_stop, NULL, &a) != NULL);
     LMT_CHECK(osThreadNew(feed_exit, NULL, &a) != NULL);
     LMT_EQ(osDelay(10u), osOK);
-    LMT_EQ(alarms, 1u);
-    LMT_CHECK(alarm_log[0].id == tw);
-    LMT_EQ(alarm_log[0].tick, t0 + 5u);
+    LMT_EQ(service_feed, (uint32_t)osOK);
+    LMT_CHECK(service_id != NULL);
+    LMT_EQ(alarms, 2u);
+    LMT_CHECK(alarm_log[0].id == service_id);
+    LMT_EQ(alarm_log[0].tick, t0 + 3u);
+    LMT_CHECK(alarm_log[1].id == tw);
+    LMT_EQ(alarm_log[1].tick, t0 + 5u);
 }
 LMT_CASE(fusa_watchdog_feed_stop_exit)
 {

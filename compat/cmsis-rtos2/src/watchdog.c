@@ -53,11 +53,11 @@ osStatus_t osThreadFeedWatchdog(uint32_t ticks)
  * Cost: O(threads registered) per watchdog reported, on this path only. */
 void lmc_watchdog_expired(void *arg)
 {
-    (void)arg;
+    lm_cmsis_thread_t *mine = arg; /* the timer service thread is not registered */
     for (;;) {
-        lm_cmsis_thread_t *pick = NULL;
         lm_irqstate_t st = lm_port_irq_lock();
         lm_tick_t now = lm_tick_now();
+        lm_cmsis_thread_t *pick = due(mine, now) ? mine : NULL;
         for (lm_cmsis_thread_t *ct = lmc_threads_first(); ct != NULL; ct = ct->next) {
             if (due(ct, now) && (pick == NULL || ct->sclass > pick->sclass)) {
                 pick = ct;
