@@ -908,12 +908,16 @@ def cmd_lint(args):
             "-Iports/hosted/include", *layer_inc, "-ULM_CONFIG_HEADER",
             "-ULM_CFG_PRIORITIES", layer]) != 0:
         rc = 1
-    for port_inc, defs in LINT_CONFIGS[:2] + [("ports/hosted/include", ["-DLM_CFG_PRIORITIES=64"])]:
+    # Also with the functional-safety calls (LM_CMSIS_FUSA).
+    for port_inc, defs in LINT_CONFIGS[:2] + [("ports/hosted/include", ["-DLM_CFG_PRIORITIES=64"]),
+                                              ("ports/hosted/include", ["-DLM_CMSIS_FUSA=1"])]:
         port = "armv7m" if "armv7m" in port_inc else "hosted"
+        fault = "fault_arm.c" if port == "armv7m" else "fault_hosted.c"
         src = sorted(os.path.join(layer, "src", f)
                      for f in os.listdir(os.path.join(ROOT, layer, "src"))
                      if f.endswith(".c") and (not f.startswith("systimer_")
-                                              or f == f"systimer_{port}.c"))
+                                              or f == f"systimer_{port}.c")
+                     and (not f.startswith("fault_") or f == fault))
         if run_quiet_tidy(["clang-tidy", "--quiet", *src, "--", "-std=c11", "-Iinclude",
                            f"-I{port_inc}", *layer_inc, *defs]) != 0:
             rc = 1

@@ -146,6 +146,13 @@ typedef enum {
 #define osSafetyClass_Valid (0x10UL << osSafetyClass_Pos)
 #define osSafetyClass(n) ((((n) << osSafetyClass_Pos) & osSafetyClass_Msk) | osSafetyClass_Valid)
 
+/* Safety modes (osThreadSuspendClass, osThreadResumeClass, osKernelDestroyClass). */
+#define osSafetyWithSameClass 0x00000001U
+#define osSafetyWithLowerClass 0x00000002U
+
+/* The error value of osThreadGetClass and osThreadGetZone. */
+#define osErrorId 0xFFFFFFFFU
+
 typedef enum {
     osOK = 0,
     osError = -1,
@@ -243,6 +250,8 @@ uint32_t osKernelGetTickCount(void);
 uint32_t osKernelGetTickFreq(void);
 uint32_t osKernelGetSysTimerCount(void);
 uint32_t osKernelGetSysTimerFreq(void);
+osStatus_t osKernelProtect(uint32_t safety_class);
+osStatus_t osKernelDestroyClass(uint32_t safety_class, uint32_t mode);
 
 /* ---- threads ---- */
 osThreadId_t osThreadNew(osThreadFunc_t func, void *argument, const osThreadAttr_t *attr);
@@ -267,6 +276,13 @@ osStatus_t osThreadSetAffinityMask(osThreadId_t thread_id, uint32_t affinity_mas
 uint32_t osThreadGetAffinityMask(osThreadId_t thread_id);
 uint32_t osThreadGetCount(void);
 uint32_t osThreadEnumerate(osThreadId_t *thread_array, uint32_t array_items);
+uint32_t osThreadGetClass(osThreadId_t thread_id);
+uint32_t osThreadGetZone(osThreadId_t thread_id);
+osStatus_t osThreadFeedWatchdog(uint32_t ticks);
+osStatus_t osThreadProtectPrivileged(void);
+osStatus_t osThreadSuspendClass(uint32_t safety_class, uint32_t mode);
+osStatus_t osThreadResumeClass(uint32_t safety_class, uint32_t mode);
+osStatus_t osThreadTerminateZone(uint32_t zone);
 
 /* ---- thread flags ---- */
 uint32_t osThreadFlagsSet(osThreadId_t thread_id, uint32_t flags);
@@ -340,6 +356,14 @@ uint32_t osMessageQueueGetCount(osMessageQueueId_t mq_id);
 uint32_t osMessageQueueGetSpace(osMessageQueueId_t mq_id);
 osStatus_t osMessageQueueReset(osMessageQueueId_t mq_id);
 osStatus_t osMessageQueueDelete(osMessageQueueId_t mq_id);
+
+/* ---- functional safety: what the application provides ---- */
+/* A thread's watchdog expired: return the ticks to re-arm it with, or 0. */
+uint32_t osWatchdogAlarm_Handler(osThreadId_t thread_id);
+/* The running thread's MPU protected zone changes to `zone`. */
+void osZoneSetup_Callback(uint32_t zone);
+/* The end of a fault handler. */
+void osFaultResume(void);
 
 #ifdef __cplusplus
 }

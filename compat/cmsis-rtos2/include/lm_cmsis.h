@@ -9,6 +9,7 @@
 #define LM_CMSIS_H
 
 #include "limen/limen.h"
+#include "cmsis_os2.h"
 #include "lm_cmsis_config.h"
 
 /* CMSIS priorities (1..56, higher is more urgent) onto Limen's (0 most
@@ -35,6 +36,13 @@ typedef struct lm_cmsis_thread {
     uint8_t pooled;                  /* LMC_POOLED_CB | LMC_POOLED_STACK */
     uint8_t joining;                 /* a thread waits in osThreadJoin */
     uint8_t stack_slot;
+#if LM_CMSIS_FUSA
+    uint8_t sclass;                  /* safety class, 0..15 */
+    uint8_t zone;                    /* MPU protected zone, 0..63 */
+    uint8_t wdog_on;                 /* its watchdog is armed */
+    lm_tick_t wdog_due;              /* the tick it expires on */
+    lm_timer_t wdog;                 /* the watchdog */
+#endif
 } lm_cmsis_thread_t;
 
 typedef struct lm_cmsis_timer {
@@ -46,6 +54,9 @@ typedef struct lm_cmsis_timer {
     uint32_t queued;                 /* expiries waiting for the service thread */
     uint8_t periodic;
     uint8_t pooled;
+#if LM_CMSIS_FUSA
+    uint8_t sclass;                  /* safety class (in what was padding) */
+#endif
 } lm_cmsis_timer_t;
 
 typedef struct lm_cmsis_event_flags {
@@ -53,6 +64,9 @@ typedef struct lm_cmsis_event_flags {
     lm_flags_t flags;
     const char *name;
     uint8_t pooled;
+#if LM_CMSIS_FUSA
+    uint8_t sclass;                  /* safety class (in what was padding) */
+#endif
 } lm_cmsis_event_flags_t;
 
 typedef struct lm_cmsis_mutex {
@@ -61,6 +75,9 @@ typedef struct lm_cmsis_mutex {
     const char *name;
     uint8_t attr;                    /* osMutexRecursive | PrioInherit | Robust */
     uint8_t pooled;
+#if LM_CMSIS_FUSA
+    uint8_t sclass;                  /* safety class (in what was padding) */
+#endif
 } lm_cmsis_mutex_t;
 
 typedef struct lm_cmsis_semaphore {
@@ -68,6 +85,9 @@ typedef struct lm_cmsis_semaphore {
     lm_sem_t sem;
     const char *name;
     uint8_t pooled;
+#if LM_CMSIS_FUSA
+    uint8_t sclass;                  /* safety class (in what was padding) */
+#endif
 } lm_cmsis_semaphore_t;
 
 typedef struct lm_cmsis_mempool {
@@ -76,6 +96,9 @@ typedef struct lm_cmsis_mempool {
     const char *name;
     uint32_t block_size;             /* as asked */
     uint8_t pooled;
+#if LM_CMSIS_FUSA
+    uint8_t sclass;                  /* safety class (in what was padding) */
+#endif
     uint8_t data_slot;
 } lm_cmsis_mempool_t;
 
@@ -96,6 +119,9 @@ typedef struct lm_cmsis_msgqueue {
     uint32_t capacity;
     uint32_t count;                  /* messages in the list */
     uint8_t pooled;
+#if LM_CMSIS_FUSA
+    uint8_t sclass;                  /* safety class (in what was padding) */
+#endif
     uint8_t data_slot;
 } lm_cmsis_msgqueue_t;
 
@@ -128,6 +154,13 @@ uint32_t lm_cmsis_timer_dropped(void);
 /* Back to osKernelInactive, for a system (or a test) that initialises the
  * kernel again after lm_kernel_start() returned (the hosted port). */
 void lm_cmsis_reset(void);
+
+/* Terminate the threads of MPU protected zone `zone` (0..63) as
+ * osThreadTerminateZone does, from a thread as well (a supervisor), where
+ * the API's call is for fault handlers only: the caller, if in the zone,
+ * last. LM_CMSIS_FUSA only. Context: thread, fault handler.
+ * Cost: O(threads registered). */
+osStatus_t lm_cmsis_terminate_zone(uint32_t zone);
 
 /* The Limen thread of a CMSIS thread id, and back (NULL if it is none). */
 lm_thread_t *lm_cmsis_thread(void *thread_id);

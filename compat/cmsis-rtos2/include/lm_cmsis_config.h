@@ -76,6 +76,24 @@
 #define LM_CMSIS_TIMER_QUEUE 8
 #endif
 
+/* The API 2.3 functional-safety calls (docs/cmsis-rtos2.md, "Functional
+ * safety"): safety classes on threads and objects and their checks,
+ * osKernelProtect, thread watchdogs, MPU zones (osZoneSetup_Callback from
+ * the switch hook, which the layer then owns). 0: the calls exist and
+ * return osError (osErrorId), the class and zone attribute bits are
+ * ignored, and no object grows. */
+#ifndef LM_CMSIS_FUSA
+#define LM_CMSIS_FUSA 0
+#endif
+/* The safety class of the timer service thread, and so of the timer
+ * callbacks' calls (LM_CMSIS_FUSA). It has no MPU zone of its own. */
+#ifndef LM_CMSIS_TIMER_THREAD_CLASS
+#define LM_CMSIS_TIMER_THREAD_CLASS 0
+#endif
+#if LM_CMSIS_FUSA && !LM_CFG_SWITCH_HOOK
+#error "LM_CMSIS_FUSA needs LM_CFG_SWITCH_HOOK (MPU zones are set up at switches)"
+#endif
+
 #if LM_CMSIS_THREAD_COUNT > 255 || LM_CMSIS_STACK_COUNT > 255 || LM_CMSIS_TIMER_COUNT > 255 || \
     LM_CMSIS_EVENT_FLAGS_COUNT > 255 || LM_CMSIS_MUTEX_COUNT > 255 ||                      \
     LM_CMSIS_SEMAPHORE_COUNT > 255 || LM_CMSIS_MEMPOOL_COUNT > 255 ||                      \

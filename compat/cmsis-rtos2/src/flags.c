@@ -77,6 +77,11 @@ uint32_t osThreadFlagsSet(osThreadId_t thread_id, uint32_t flags)
     if (t == NULL || (flags & ~LMC_FLAGS_MASK) != 0u || flags == 0u) {
         return osFlagsErrorParameter;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_class_denied(((lm_cmsis_thread_t *)thread_id)->sclass)) {
+        return osFlagsErrorSafetyClass;
+    }
+#endif
     return set(&((lm_cmsis_thread_t *)thread_id)->flags, flags);
 }
 
@@ -133,6 +138,12 @@ osEventFlagsId_t osEventFlagsNew(const osEventFlagsAttr_t *attr)
     if (lmc_isr() || lmc_kernel_state == osKernelInactive) {
         return NULL;
     }
+#if LM_CMSIS_FUSA
+    uint8_t cls;
+    if (!lmc_class_new(attr != NULL ? attr->attr_bits : 0u, &cls)) {
+        return NULL;
+    }
+#endif
     uint8_t pooled;
     lm_cmsis_event_flags_t *ce =
         lmc_cb_take(attr != NULL ? attr->cb_mem : NULL, attr != NULL ? attr->cb_size : 0u,
@@ -141,6 +152,9 @@ osEventFlagsId_t osEventFlagsNew(const osEventFlagsAttr_t *attr)
         return NULL;
     }
     ce->pooled = pooled;
+#if LM_CMSIS_FUSA
+    ce->sclass = cls;
+#endif
     ce->name = attr != NULL ? attr->name : NULL;
     (void)lm_flags_create(&ce->flags, 0u);
     ce->magic = LMC_MAGIC_EFLAGS;
@@ -159,6 +173,11 @@ uint32_t osEventFlagsSet(osEventFlagsId_t ef_id, uint32_t flags)
     if (ce == NULL || (flags & ~LMC_FLAGS_MASK) != 0u || flags == 0u) {
         return osFlagsErrorParameter;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_class_denied(ce->sclass)) {
+        return osFlagsErrorSafetyClass;
+    }
+#endif
     return set(&ce->flags, flags);
 }
 
@@ -168,6 +187,11 @@ uint32_t osEventFlagsClear(osEventFlagsId_t ef_id, uint32_t flags)
     if (ce == NULL || (flags & ~LMC_FLAGS_MASK) != 0u) {
         return osFlagsErrorParameter;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_class_denied(ce->sclass)) {
+        return osFlagsErrorSafetyClass;
+    }
+#endif
     return clear(&ce->flags, flags);
 }
 
@@ -189,6 +213,11 @@ uint32_t osEventFlagsWait(osEventFlagsId_t ef_id, uint32_t flags, uint32_t optio
     if (ce == NULL || (flags & ~LMC_FLAGS_MASK) != 0u || flags == 0u) {
         return osFlagsErrorParameter;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_class_denied(ce->sclass)) {
+        return osFlagsErrorSafetyClass;
+    }
+#endif
     if (lmc_isr() && timeout != 0u) {
         return osFlagsErrorParameter;
     }
@@ -204,6 +233,11 @@ osStatus_t osEventFlagsDelete(osEventFlagsId_t ef_id)
     if (ce == NULL) {
         return osErrorParameter;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_class_denied(ce->sclass)) {
+        return osErrorSafetyClass;
+    }
+#endif
     ce->magic = 0u;
     (void)lm_flags_delete(&ce->flags);
     if (ce->pooled != 0u) {

@@ -47,6 +47,9 @@ osStatus_t osKernelInitialize(void)
     lmc_threads_reset();
     lmc_timers_reset();
     lmc_objects_reset();
+#if LM_CMSIS_FUSA
+    lmc_fusa_reset();
+#endif
     if (lmc_timer_service_start() != osOK) {
         return osError;
     }
@@ -102,6 +105,11 @@ int32_t osKernelLock(void)
     if (state() != osKernelRunning) {
         return (int32_t)osError;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_kernel_denied()) {
+        return (int32_t)osErrorSafetyClass;
+    }
+#endif
     if (lm_sched_lock_depth() != 0u) {
         return 1;
     }
@@ -116,6 +124,11 @@ int32_t osKernelUnlock(void)
     if (state() != osKernelRunning) {
         return (int32_t)osError;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_kernel_denied()) {
+        return (int32_t)osErrorSafetyClass;
+    }
+#endif
     if (lm_sched_lock_depth() == 0u) {
         return 0;
     }
@@ -130,6 +143,11 @@ int32_t osKernelRestoreLock(int32_t lock)
     if (state() != osKernelRunning || (lock != 0 && lock != 1)) {
         return (int32_t)osError;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_kernel_denied()) {
+        return (int32_t)osErrorSafetyClass;
+    }
+#endif
     bool locked = lm_sched_lock_depth() != 0u;
     if (lock == 1 && !locked) {
         if (lm_sched_lock() != LM_OK) {
@@ -151,6 +169,11 @@ uint32_t osKernelSuspend(void)
     if (lmc_isr() || state() != osKernelRunning || lm_sched_lock_depth() != 0u) {
         return 0u;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_kernel_denied()) {
+        return 0u;
+    }
+#endif
     if (lm_sched_lock() != LM_OK) {
         return 0u;
     }
@@ -164,6 +187,11 @@ void osKernelResume(uint32_t sleep_ticks)
     if (lmc_isr() || lmc_kernel_state != osKernelSuspended) {
         return;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_kernel_denied()) {
+        return;
+    }
+#endif
     lm_tick_t counted = lm_tick_now() - suspended_at;
     if (sleep_ticks > counted) {
         lmk_tick_announce(sleep_ticks - counted);

@@ -66,4 +66,38 @@ void lmc_timers_reset(void);
 void lmc_objects_reset(void);
 osStatus_t lmc_timer_service_start(void);
 
+/* Threads (thread.c) for the functional-safety calls: the thread of an
+ * id (NULL if none), the newest registered thread, and the end of a thread
+ * that is not the caller (terminated, then kept for a joiner or forgotten). */
+lm_cmsis_thread_t *lmc_thread_of(osThreadId_t id);
+lm_cmsis_thread_t *lmc_threads_first(void);
+void lmc_thread_end_other(lm_cmsis_thread_t *ct);
+
+#if LM_CMSIS_FUSA
+#define LMC_CLASS_MAX 15u
+#define LMC_ZONE_MAX 63u
+#define LMC_ZONE_NONE 0xFFu /* the timer service thread: no zone of its own */
+
+/* Safety classes (fusa.c). A call is checked when a CMSIS thread makes it:
+ * neither main() before osKernelStart, nor an interrupt handler, nor a
+ * native thread has a class, and none is refused. */
+bool lmc_class_denied(unsigned obj_class);
+/* The class of an object created with attr_bits: its osSafetyClass, else
+ * the creating thread's (0 without one). False if the caller may not
+ * create an object of that class. */
+bool lmc_class_new(uint32_t attr_bits, uint8_t *obj_class);
+/* The kernel control calls' check (osKernelProtect). */
+bool lmc_kernel_denied(void);
+/* A thread's safety fields, before it first runs; its watchdog stopped. */
+lm_status_t lmc_fusa_thread_init(lm_cmsis_thread_t *ct, uint32_t attr_bits, bool system);
+void lmc_fusa_thread_end(lm_cmsis_thread_t *ct);
+void lmc_fusa_reset(void);
+/* osWatchdogAlarm_Handler is running (watchdog.c): the class calls it may
+ * make are allowed in it. */
+extern volatile uint8_t lmc_in_alarm;
+/* osThreadProtectPrivileged was called. */
+extern uint8_t lmc_privileged_protected;
+void lmc_watchdog_expired(void *arg);
+#endif
+
 #endif /* LMC_H */

@@ -34,6 +34,12 @@ osMemoryPoolId_t osMemoryPoolNew(uint32_t block_count, uint32_t block_size,
         block_size == 0u) {
         return NULL;
     }
+#if LM_CMSIS_FUSA
+    uint8_t cls;
+    if (!lmc_class_new(attr != NULL ? attr->attr_bits : 0u, &cls)) {
+        return NULL;
+    }
+#endif
     uint64_t need = (uint64_t)block_count * LM_POOL_BLOCK_SIZE((uint64_t)block_size);
     void *mem = attr != NULL ? attr->mp_mem : NULL;
     uint32_t mem_size = attr != NULL ? attr->mp_size : 0u;
@@ -62,6 +68,9 @@ osMemoryPoolId_t osMemoryPoolNew(uint32_t block_count, uint32_t block_size,
         mem_size = (uint32_t)need;
     }
     cp->pooled = pooled;
+#if LM_CMSIS_FUSA
+    cp->sclass = cls;
+#endif
     cp->name = attr != NULL ? attr->name : NULL;
     cp->block_size = block_size;
     (void)lm_pool_create(&cp->pool, mem, mem_size, block_size, block_count);
@@ -82,6 +91,11 @@ void *osMemoryPoolAlloc(osMemoryPoolId_t mp_id, uint32_t timeout)
     if (cp == NULL || (timeout != 0u && lmc_isr())) {
         return NULL;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_class_denied(cp->sclass)) {
+        return NULL;
+    }
+#endif
     return lm_pool_alloc(&cp->pool, &block, timeout) == LM_OK ? block : NULL;
 }
 
@@ -91,6 +105,11 @@ osStatus_t osMemoryPoolFree(osMemoryPoolId_t mp_id, void *block)
     if (cp == NULL || block == NULL) {
         return osErrorParameter;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_class_denied(cp->sclass)) {
+        return osErrorSafetyClass;
+    }
+#endif
     return lmc_st(lm_pool_free(&cp->pool, block));
 }
 
@@ -135,6 +154,11 @@ osStatus_t osMemoryPoolDelete(osMemoryPoolId_t mp_id)
     if (cp == NULL) {
         return osErrorParameter;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_class_denied(cp->sclass)) {
+        return osErrorSafetyClass;
+    }
+#endif
     cp->magic = 0u;
     (void)lm_pool_delete(&cp->pool);
     if (cp->data_slot != LMC_NO_DATA_SLOT) {

@@ -47,6 +47,12 @@ osMessageQueueId_t osMessageQueueNew(uint32_t msg_count, uint32_t msg_size,
         msg_size == 0u) {
         return NULL;
     }
+#if LM_CMSIS_FUSA
+    uint8_t cls;
+    if (!lmc_class_new(attr != NULL ? attr->attr_bits : 0u, &cls)) {
+        return NULL;
+    }
+#endif
     uint64_t slot = LM_CMSIS_MSG_SLOT_SIZE((uint64_t)msg_size);
     uint64_t need = (uint64_t)msg_count * slot;
     uint8_t *mem = attr != NULL ? attr->mq_mem : NULL;
@@ -75,6 +81,9 @@ osMessageQueueId_t osMessageQueueNew(uint32_t msg_count, uint32_t msg_size,
         mem = mq_data[ds];
     }
     cq->pooled = pooled;
+#if LM_CMSIS_FUSA
+    cq->sclass = cls;
+#endif
     cq->name = attr != NULL ? attr->name : NULL;
     cq->msg_size = msg_size;
     cq->capacity = msg_count;
@@ -105,6 +114,11 @@ osStatus_t osMessageQueuePut(osMessageQueueId_t mq_id, const void *msg_ptr, uint
     if (cq == NULL || msg_ptr == NULL || (timeout != 0u && lmc_isr())) {
         return osErrorParameter;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_class_denied(cq->sclass)) {
+        return osErrorSafetyClass;
+    }
+#endif
     lm_status_t s = lm_sem_take(&cq->slots, timeout);
     if (s != LM_OK) {
         return lmc_st(s);
@@ -137,6 +151,11 @@ osStatus_t osMessageQueueGet(osMessageQueueId_t mq_id, void *msg_ptr, uint8_t *m
     if (cq == NULL || msg_ptr == NULL || (timeout != 0u && lmc_isr())) {
         return osErrorParameter;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_class_denied(cq->sclass)) {
+        return osErrorSafetyClass;
+    }
+#endif
     lm_status_t s = lm_sem_take(&cq->items, timeout);
     if (s != LM_OK) {
         return lmc_st(s);
@@ -199,6 +218,11 @@ osStatus_t osMessageQueueReset(osMessageQueueId_t mq_id)
     if (cq == NULL) {
         return osErrorParameter;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_class_denied(cq->sclass)) {
+        return osErrorSafetyClass;
+    }
+#endif
     while (lm_sem_take(&cq->items, LM_NO_WAIT) == LM_OK) {
         lm_irqstate_t st = lm_port_irq_lock();
         struct lm_cmsis_msg *m = cq->head;
@@ -221,6 +245,11 @@ osStatus_t osMessageQueueDelete(osMessageQueueId_t mq_id)
     if (cq == NULL) {
         return osErrorParameter;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_class_denied(cq->sclass)) {
+        return osErrorSafetyClass;
+    }
+#endif
     cq->magic = 0u;
     (void)lm_sem_delete(&cq->items);
     (void)lm_sem_delete(&cq->slots);

@@ -26,7 +26,14 @@ osMutexId_t osMutexNew(const osMutexAttr_t *attr)
     if (lmc_isr() || lmc_kernel_state == osKernelInactive) {
         return NULL;
     }
+#if LM_CMSIS_FUSA
+    uint8_t cls;
+    if (!lmc_class_new(attr != NULL ? attr->attr_bits : 0u, &cls)) {
+        return NULL;
+    }
+#endif
     uint32_t bits = attr != NULL ? attr->attr_bits : 0u;
+    bits &= ~(uint32_t)(osSafetyClass_Msk | osSafetyClass_Valid); /* the class (fusa.c) */
     if ((bits & ~(osMutexRecursive | osMutexPrioInherit | osMutexRobust)) != 0u) {
         return NULL;
     }
@@ -38,6 +45,9 @@ osMutexId_t osMutexNew(const osMutexAttr_t *attr)
         return NULL;
     }
     cm->pooled = pooled;
+#if LM_CMSIS_FUSA
+    cm->sclass = cls;
+#endif
     cm->name = attr != NULL ? attr->name : NULL;
     cm->attr = (uint8_t)bits;
     (void)lm_mutex_create(&cm->mutex,
@@ -61,6 +71,11 @@ osStatus_t osMutexAcquire(osMutexId_t mutex_id, uint32_t timeout)
     if (cm == NULL) {
         return osErrorParameter;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_class_denied(cm->sclass)) {
+        return osErrorSafetyClass;
+    }
+#endif
     if ((cm->attr & osMutexRecursive) == 0u && lm_mutex_owner(&cm->mutex) == lm_thread_self()) {
         return osErrorResource;
     }
@@ -98,6 +113,11 @@ osStatus_t osMutexDelete(osMutexId_t mutex_id)
     if (cm == NULL) {
         return osErrorParameter;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_class_denied(cm->sclass)) {
+        return osErrorSafetyClass;
+    }
+#endif
     cm->magic = 0u;
     (void)lm_mutex_delete(&cm->mutex);
     if (cm->pooled != 0u) {

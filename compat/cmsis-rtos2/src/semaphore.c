@@ -27,6 +27,12 @@ osSemaphoreId_t osSemaphoreNew(uint32_t max_count, uint32_t initial_count,
         initial_count > max_count) {
         return NULL;
     }
+#if LM_CMSIS_FUSA
+    uint8_t cls;
+    if (!lmc_class_new(attr != NULL ? attr->attr_bits : 0u, &cls)) {
+        return NULL;
+    }
+#endif
     uint8_t pooled;
     lm_cmsis_semaphore_t *cs =
         lmc_cb_take(attr != NULL ? attr->cb_mem : NULL, attr != NULL ? attr->cb_size : 0u,
@@ -35,6 +41,9 @@ osSemaphoreId_t osSemaphoreNew(uint32_t max_count, uint32_t initial_count,
         return NULL;
     }
     cs->pooled = pooled;
+#if LM_CMSIS_FUSA
+    cs->sclass = cls;
+#endif
     cs->name = attr != NULL ? attr->name : NULL;
     (void)lm_sem_create(&cs->sem, initial_count, max_count);
     cs->magic = LMC_MAGIC_SEM;
@@ -53,6 +62,11 @@ osStatus_t osSemaphoreAcquire(osSemaphoreId_t semaphore_id, uint32_t timeout)
     if (cs == NULL || (timeout != 0u && lmc_isr())) {
         return osErrorParameter;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_class_denied(cs->sclass)) {
+        return osErrorSafetyClass;
+    }
+#endif
     return lmc_st(lm_sem_take(&cs->sem, timeout));
 }
 
@@ -62,6 +76,11 @@ osStatus_t osSemaphoreRelease(osSemaphoreId_t semaphore_id)
     if (cs == NULL) {
         return osErrorParameter;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_class_denied(cs->sclass)) {
+        return osErrorSafetyClass;
+    }
+#endif
     return lmc_st(lm_sem_give(&cs->sem));
 }
 
@@ -85,6 +104,11 @@ osStatus_t osSemaphoreDelete(osSemaphoreId_t semaphore_id)
     if (cs == NULL) {
         return osErrorParameter;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_class_denied(cs->sclass)) {
+        return osErrorSafetyClass;
+    }
+#endif
     cs->magic = 0u;
     (void)lm_sem_delete(&cs->sem);
     if (cs->pooled != 0u) {

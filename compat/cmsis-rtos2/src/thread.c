@@ -42,6 +42,16 @@ static lm_cmsis_thread_t *lmc_thread(osThreadId_t id)
 
 static void entry(void *arg);
 
+lm_cmsis_thread_t *lmc_thread_of(osThreadId_t id)
+{
+    return lmc_thread(id);
+}
+
+lm_cmsis_thread_t *lmc_threads_first(void)
+{
+    return registry;
+}
+
 /* A kernel thread is one of the layer's when it runs the layer's entry:
  * checked before anything past the kernel's control block is read, so a
  * native thread calling the API is told apart without reading beyond its
@@ -102,6 +112,9 @@ static void registry_remove(lm_cmsis_thread_t *ct)
 static void release(lm_cmsis_thread_t *ct)
 {
     ct->magic = 0u;
+#if LM_CMSIS_FUSA
+    (void)lm_timer_delete(&ct->wdog);
+#endif
     (void)lm_flags_delete(&ct->flags);
     (void)lm_flags_delete(&ct->ended);
     if ((ct->pooled & LMC_POOLED_STACK) != 0u) {
@@ -122,7 +135,7 @@ static void entry(void *arg)
 /* Fill a control block and start its thread; the layer's own timer
  * service thread comes here too, without the registry. */
 static lm_status_t start(lm_cmsis_thread_t *ct, const char *name, void *stack, uint32_t size,
-                         unsigned prio, bool registered)
+                         unsigned prio, bool registered, uint32_t attr_bits)
 {
     lm_thread_attr_t a;
     lm_thread_attr_init(&a);
@@ -143,6 +156,13 @@ static lm_status_t start(lm_cmsis_thread_t *ct, const char *name, void *stack, u
     if (s == LM_OK) {
         s = lm_flags_create(&ct->ended, 0u);
     }
+#if LM_CMSIS_FUSA
+    if (s == LM_OK) {
+        s = lmc_fusa_thread_init(ct, attr_bits, !registered);
+    }
+#else
+    (void)attr_bits;
+#endif
     if (s == LM_OK) {
         s = lm_thread_create(&ct->thread, &a);
     }
@@ -177,7 +197,7 @@ lm_status_t lmc_thread_start_system(lm_cmsis_thread_t *ct, const char *name, voi
     ct->pooled = 0u;
     ct->stack_slot = LMC_NO_STACK_SLOT;
     ct->stack_size = size;
-    return start(ct, name, stack, size, prio, false);
+    return start(ct, name, stack, size, prio, false, 0u);
 }
 
 static bool thread_prio_valid(osPriority_t p)
@@ -199,6 +219,12 @@ osThreadId_t osThreadNew(osThreadFunc_t func, void *argument, const osThreadAttr
         (attr->affinity_mask != 0u && attr->affinity_mask != 1u)) {
         return NULL;
     }
+#if LM_CMSIS_FUSA
+    if (!lmc_class_new(attr->attr_bits, NULL) ||
+        ((attr->attr_bits & osThreadPrivileged) != 0u && lmc_privileged_protected != 0u)) {
+        return NULL;
+    }
+#endif
     void *stack = attr->stack_mem;
     uint32_t size = attr->stack_size;
     uint32_t asked = size;
@@ -237,7 +263,7 @@ osThreadId_t osThreadNew(osThreadFunc_t func, void *argument, const osThreadAttr
     ct->arg = argument;
     ct->joinable = (attr->attr_bits & osThreadJoinable) != 0u ? 1u : 0u;
     ct->stack_size = asked != 0u ? asked : size;
-    if (start(ct, attr->name, stack, size, (unsigned)prio, true) != LM_OK) {
+    if (start(ct, attr->name, stack, size, (unsigned)prio, true, attr->attr_bits) != LM_OK) {
         release(ct);
         return NULL;
     }
@@ -309,6 +335,11 @@ osStatus_t osThreadSetPriority(osThreadId_t thread_id, osPriority_t priority)
     if (ct == NULL || !thread_prio_valid(priority)) {
         return osErrorParameter;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_class_denied(ct->sclass)) {
+        return osErrorSafetyClass;
+    }
+#endif
     if (ct->done != 0u) {
         return osErrorResource;
     }
@@ -346,6 +377,11 @@ osStatus_t osThreadSuspend(osThreadId_t thread_id)
     if (ct == NULL) {
         return osErrorParameter;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_class_denied(ct->sclass)) {
+        return osErrorSafetyClass;
+    }
+#endif
     if (ct->done != 0u) {
         return osErrorResource;
     }
@@ -361,6 +397,11 @@ osStatus_t osThreadResume(osThreadId_t thread_id)
     if (ct == NULL) {
         return osErrorParameter;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_class_denied(ct->sclass)) {
+        return osErrorSafetyClass;
+    }
+#endif
     if (ct->done != 0u) {
         return osErrorResource;
     }
@@ -393,6 +434,11 @@ osStatus_t osThreadDetach(osThreadId_t thread_id)
     if (ct == NULL) {
         return osErrorParameter;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_class_denied(ct->sclass)) {
+        return osErrorSafetyClass;
+    }
+#endif
     if (ct->joinable == 0u || ct->joining != 0u) {
         return osErrorResource;
     }
@@ -412,6 +458,11 @@ osStatus_t osThreadJoin(osThreadId_t thread_id)
     if (ct == NULL) {
         return osErrorParameter;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_class_denied(ct->sclass)) {
+        return osErrorSafetyClass;
+    }
+#endif
     if (ct->joinable == 0u || ct->joining != 0u || ct == lmc_self()) {
         return osErrorResource;
     }
@@ -436,14 +487,27 @@ osStatus_t osThreadJoin(osThreadId_t thread_id)
 static void ended_other(lm_cmsis_thread_t *ct)
 {
     ct->done = 1u;
+#if LM_CMSIS_FUSA
+    lmc_fusa_thread_end(ct);
+#endif
     if (ct->joins != NULL) {
         ct->joins->joining = 0u; /* it was joining: another thread may */
         ct->joins = NULL;
     }
-    if (ct->joinable != 0u) {
+    /* The running thread, ended from a fault handler (osThreadTerminateZone),
+     * cannot be deleted from there: it stays registered, as a joinable one. */
+    if (ct->joinable != 0u || &ct->thread == lm_thread_self()) {
         (void)lm_flags_set(&ct->ended, 1u);
     } else {
         forget(ct);
+    }
+}
+
+void lmc_thread_end_other(lm_cmsis_thread_t *ct)
+{
+    lm_status_t s = lm_thread_terminate(&ct->thread);
+    if (s == LM_OK || s == LM_ERR_STATE) {
+        ended_other(ct);
     }
 }
 
@@ -452,6 +516,9 @@ _Noreturn void osThreadExit(void)
     lm_cmsis_thread_t *ct = lmc_self();
     lm_thread_t *t = lm_thread_self();
     if (ct != NULL && !lmc_isr()) {
+#if LM_CMSIS_FUSA
+        lmc_fusa_thread_end(ct);
+#endif
         /* Most urgent from here on: a joiner woken below, or a thread
          * created in the slots given back, runs only once this one is
          * gone (Limen's priority 0 is osPriorityISR's, no thread's). */
@@ -482,6 +549,11 @@ osStatus_t osThreadTerminate(osThreadId_t thread_id)
     if (ct == NULL) {
         return osErrorParameter;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_class_denied(ct->sclass)) {
+        return osErrorSafetyClass;
+    }
+#endif
     if (ct->done != 0u) {
         return osErrorResource;
     }
@@ -505,6 +577,11 @@ osStatus_t osThreadSetAffinityMask(osThreadId_t thread_id, uint32_t affinity_mas
     if (ct == NULL || (affinity_mask != 0u && affinity_mask != 1u)) {
         return osErrorParameter; /* one processor: 0 (any) or processor 0 */
     }
+#if LM_CMSIS_FUSA
+    if (lmc_class_denied(ct->sclass)) {
+        return osErrorSafetyClass;
+    }
+#endif
     ct->affinity = affinity_mask;
     return osOK;
 }

@@ -102,6 +102,12 @@ osTimerId_t osTimerNew(osTimerFunc_t func, osTimerType_t type, void *argument,
         lmc_kernel_state == osKernelInactive) {
         return NULL;
     }
+#if LM_CMSIS_FUSA
+    uint8_t cls;
+    if (!lmc_class_new(attr != NULL ? attr->attr_bits : 0u, &cls)) {
+        return NULL;
+    }
+#endif
     uint8_t pooled;
     lm_cmsis_timer_t *ct = lmc_cb_take(attr != NULL ? attr->cb_mem : NULL,
                                        attr != NULL ? attr->cb_size : 0u, sizeof *ct,
@@ -110,6 +116,9 @@ osTimerId_t osTimerNew(osTimerFunc_t func, osTimerType_t type, void *argument,
         return NULL;
     }
     ct->pooled = pooled;
+#if LM_CMSIS_FUSA
+    ct->sclass = cls;
+#endif
     ct->func = func;
     ct->arg = argument;
     ct->name = attr != NULL ? attr->name : NULL;
@@ -135,6 +144,11 @@ osStatus_t osTimerStart(osTimerId_t timer_id, uint32_t ticks)
     if (ct == NULL || ticks == 0u || ticks > LM_TICK_MAX_TIMEOUT) {
         return osErrorParameter;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_class_denied(ct->sclass)) {
+        return osErrorSafetyClass;
+    }
+#endif
     return lmc_st(lm_timer_start(&ct->timer, ticks, ct->periodic != 0u ? ticks : 0u));
 }
 
@@ -147,6 +161,11 @@ osStatus_t osTimerStop(osTimerId_t timer_id)
     if (ct == NULL) {
         return osErrorParameter;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_class_denied(ct->sclass)) {
+        return osErrorSafetyClass;
+    }
+#endif
     return lmc_st(lm_timer_stop(&ct->timer));
 }
 
@@ -168,6 +187,11 @@ osStatus_t osTimerDelete(osTimerId_t timer_id)
     if (ct == NULL) {
         return osErrorParameter;
     }
+#if LM_CMSIS_FUSA
+    if (lmc_class_denied(ct->sclass)) {
+        return osErrorSafetyClass;
+    }
+#endif
     (void)lm_timer_delete(&ct->timer);
     ct->magic = 0u;
     if (ct->pooled != 0u) {
