@@ -10,12 +10,10 @@
  * time-slice (O(1)). Expiry runs later, in the context-switch handler at the
  * lowest interrupt priority, as a sequence of masked steps of O(1) each:
  *
- *     A  move the next unvisited slot onto the `expiring` list (splice),
- *        when `expiring` is empty
- *     B  take one node off `expiring`: wake its thread or fire its timer
- *        if due, else put it back in its slot (a later round)
+ *     step A  move the next unvisited slot onto the `expiring` list (splice)
+ *     step B  take one node off `expiring`: wake its thread or fire its
+ *             timer if due, else put it back in its slot (a later round)
  *
- * One masked step does A, when it applies, then B on the node it brings.
  * Interrupts are unmasked between steps, so the longest time the kernel
  * holds off an interrupt is one step, whether 1 or 100 timeouts expire on
  * the same tick (R9.4, seed 003). Total work is O(expiring + slot occupants).
@@ -169,30 +167,49 @@ void lmk_tick_announce(lm_tick_t n)
 }
 
 
-/* Is the expiry work done: every slot up to now visited and nothing left
- * on `expiring`? Then the switch handler needs no further step. Lock: held. */
-static inline void work_settle_locked(void)
-{
-    if (lmk_list_empty(&wheel.expiring) && wheel.done == lmk.now) {
-        lmk.timeout_work = 0u;
-    }
-}
-
 /* Context: switch handler (lmk_switch_work). Lock: held on entry; released
- * on return (a timer callback runs after the release). Cost: O(1): at most
- * one slot spliced and one node taken off `expiring` (A and B of the head
- * comment in one masked step, so that a tick with one expiry costs the
- * switch handler one step, not three).
+ * on return (a timer callback runs after the release). Cost: O(1).
  * An expiry of a mutex waiter may leave the rest of an inheritance chain to
  * do, and a handler between two steps may leave a chain or an ended
  * thread's mutexes: lmk_switch_work does that work before the next expiry
  * (R9.6), as it would have had it been one step. */
 void lmk_timeout_step(lm_irqstate_t s)
 {
-    if (lmk_list_empty(&wheel.expiring)) {
+    struct lm_dnode *n = lmk_list_pop_front(&wheel.expiring);
+    if (n != NULL) {
+        struct lm_timeout *to = LMK_CONTAINER_OF(n, struct lm_timeout, link);
+        if (!tick_reached(lmk.now, to->deadline)) {
+            slot_push(to); /* due in a later revolution */
+            lm_port_irq_unlock(s);
+            return;
+        }
+        wheel.armed--;
+#if LM_CFG_TIMER
+        if (to->is_timer != 0u) {
+            lm_timer_t *tm = LMK_CONTAINER_OF(to, lm_timer_t, timeout);
+            lm_timer_fn_t fn = tm->fn;
+            (void)lmk_trace_obj(LM_TRACE_TIMER_EXPIRY, tm, LM_OK);
+            void *arg = tm->arg;
+            if (tm->period != 0u) {
+                to->deadline += tm->period; /* no drift (R10.2) */
+                wheel_insert(to);
+                wheel.armed++;
+            } else {
+                tm->active = 0u;
+            }
+            lm_port_irq_unlock(s);
+            fn(arg); /* lock not held: see limen/timer.h */
+            return;
+        }
+#endif
+        lmk_wait_expire_locked(LMK_CONTAINER_OF(to, lm_thread_t, timeout));
+        lm_port_irq_unlock(s);
+        return;
+    }
+    if (wheel.done != lmk.now) {
         if (wheel.armed == 0u) {
             wheel.done = lmk.now; /* nothing anywhere: skip the empty slots */
-        } else if (wheel.done != lmk.now) {
+        } else {
             wheel.done++;
             lm_tick_t i = wheel.done & WHEEL_MASK;
             if (slot_busy(i)) {
@@ -200,43 +217,10 @@ void lmk_timeout_step(lm_irqstate_t s)
                 wheel.busy[i / 32u] &= ~(1u << (i % 32u));
             }
         }
-        if (lmk_list_empty(&wheel.expiring)) {
-            work_settle_locked();
-            lm_port_irq_unlock(s);
-            return;
-        }
-        /* On to the slot's first node in the same step. */
-    }
-    struct lm_dnode *n = lmk_list_pop_front(&wheel.expiring);
-    struct lm_timeout *to = LMK_CONTAINER_OF(n, struct lm_timeout, link);
-    if (!tick_reached(lmk.now, to->deadline)) {
-        slot_push(to); /* due in a later revolution */
-        work_settle_locked();
         lm_port_irq_unlock(s);
         return;
     }
-    wheel.armed--;
-#if LM_CFG_TIMER
-    if (to->is_timer != 0u) {
-        lm_timer_t *tm = LMK_CONTAINER_OF(to, lm_timer_t, timeout);
-        lm_timer_fn_t fn = tm->fn;
-        (void)lmk_trace_obj(LM_TRACE_TIMER_EXPIRY, tm, LM_OK);
-        void *arg = tm->arg;
-        if (tm->period != 0u) {
-            to->deadline += tm->period; /* no drift (R10.2) */
-            wheel_insert(to);
-            wheel.armed++;
-        } else {
-            tm->active = 0u;
-        }
-        work_settle_locked();
-        lm_port_irq_unlock(s);
-        fn(arg); /* lock not held: see limen/timer.h */
-        return;
-    }
-#endif
-    lmk_wait_expire_locked(LMK_CONTAINER_OF(to, lm_thread_t, timeout));
-    work_settle_locked();
+    lmk.timeout_work = 0u;
     lm_port_irq_unlock(s);
 }
 
