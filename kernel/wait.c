@@ -17,6 +17,7 @@ void lmk_block_current_locked(uint8_t kind, void *obj, lm_tick_t timeout)
 {
     lm_thread_t *cur = lmk.current;
     lmk_trace_block(cur, kind, obj);
+    lmk_stats_suspended(cur);
     cur->wait_kind = kind;
     cur->wait_obj = obj;
     cur->wait_status = LM_OK;
@@ -40,6 +41,7 @@ void lmk_wait_prioq_locked(struct lm_prioq *wq, uint8_t kind, void *obj,
 static inline void wait_done_locked(lm_thread_t *t, lm_status_t status)
 {
     lmk_trace_ready(t, status);
+    lmk_stats_resumed(t, status);
     t->wait_status = status;
     t->wait_kind = LMK_WAIT_NONE;
     if (t->suspended != 0u) {

@@ -73,10 +73,18 @@ struct lmk_kernel {
 #endif
     lm_idle_hook_t idle_hook;
     lm_fatal_hook_t fatal_hook;
+    /* The threads started and not ended, idle included, through their
+     * `live` nodes: debuggers list threads from it (tools/gdb). */
+    struct lm_dnode live;
+#if LM_CFG_STATS && LM_CFG_STATS_CPU_TIME
+    uint32_t cpu_mark;          /* the timestamp of the last charge (stats.c) */
+#endif
 };
 
 extern struct lmk_kernel lmk;
 extern lm_thread_t lmk_idle_thread;
+
+#include "lmk_stats.h"
 
 #if LM_CFG_ASSERT
 #define LM_ASSERT(cond) \

@@ -13,7 +13,8 @@ from . import analysis, decode as d, remote
 
 STATE_AFTER = {"block": "blocked", "sleep": "sleeping", "suspend": "suspended",
                "end": "ended", "relinquish": "ready", "slice": "ready",
-               "preemption": "ready", "idle": "ready"}
+               "preemption": "ready", "idle": "ready", "preemption_own": "ready",
+               "suspend_isr": "suspended", "end_isr": "ended"}
 
 
 def threads(tr):
