@@ -541,9 +541,14 @@ LMT_CASE(trace_inversions)
     LMT_ST(lm_trace_start(buf, sizeof buf, 16, LM_TRACE_STOP_WHEN_FULL), LM_OK);
     LMT_ST(lm_trace_name_event(1, "phase"), LM_OK);
     lm_trace_user(1, 0, 0);
+    lm_kernel_stats_t k;
     inversion_run(0, LM_MUTEX_INHERIT, "inheriting");
+    lm_kernel_stats(&k);
+    LMT_EQ(k.inversions_bounded, 1); /* as the trace's analysis counts (tools/tests) */
     lm_trace_user(1, 1, 0);
     inversion_run(1, 0u, "plain");
+    lm_kernel_stats(&k); /* counted since lm_kernel_init */
+    LMT_EQ(k.inversions_bounded, 0);
     lm_trace_stop();
     LMT_EQ(((const lm_trace_header_t *)lm_trace_buffer(NULL))->dropped, 0);
     LMT_EQ(lm_hosted_trace_save("inversions.lmtrace"), 0);
