@@ -27,6 +27,20 @@ void lmk_stats_cpu_charge_locked(void)
     lmk.current->stats.cpu_time += d;
     lmk.stats.elapsed += d;
 }
+
+/* Before a read or reset: the running thread's time so far (t NULL: any
+ * thread's), once the kernel runs. */
+static void charge_if_running(const lm_thread_t *t)
+{
+    if (lmk.started && (t == NULL || t == lmk.current)) {
+        lmk_stats_cpu_charge_locked();
+    }
+}
+#else
+static inline void charge_if_running(const lm_thread_t *t)
+{
+    (void)t;
+}
 #endif
 
 void lm_kernel_stats(lm_kernel_stats_t *out)
@@ -36,9 +50,7 @@ void lm_kernel_stats(lm_kernel_stats_t *out)
     }
 #if LM_CFG_STATS
     lm_irqstate_t s = lm_port_irq_lock();
-    if (lmk.started) {
-        lmk_stats_cpu_charge_locked();
-    }
+    charge_if_running(NULL);
     *out = lmk.stats;
     lm_port_irq_unlock(s);
 #else
@@ -52,9 +64,7 @@ void lm_kernel_stats_reset(void)
     lm_irqstate_t s = lm_port_irq_lock();
 #if LM_CFG_STATS_CPU_TIME
     uint32_t hz = lmk.stats.timestamp_hz;
-    if (lmk.started) {
-        lmk_stats_cpu_charge_locked(); /* the time before belongs to the running thread */
-    }
+    charge_if_running(NULL); /* the time before belongs to the running thread */
     memset(&lmk.stats, 0, sizeof lmk.stats);
     lmk.stats.timestamp_hz = hz;
 #else
@@ -72,9 +82,7 @@ lm_status_t lm_thread_stats(const lm_thread_t *t, lm_thread_stats_t *out)
     LMK_CHECK_OBJ(t, LM_MAGIC_THREAD);
     LMK_CHECK(out != NULL, LM_ERR_PARAM);
     lm_irqstate_t s = lm_port_irq_lock();
-    if (t == lmk.current && lmk.started) {
-        lmk_stats_cpu_charge_locked();
-    }
+    charge_if_running(t);
     *out = t->stats;
     lm_port_irq_unlock(s);
     return LM_OK;
@@ -84,9 +92,7 @@ lm_status_t lm_thread_stats_reset(lm_thread_t *t)
 {
     LMK_CHECK_OBJ(t, LM_MAGIC_THREAD);
     lm_irqstate_t s = lm_port_irq_lock();
-    if (t == lmk.current && lmk.started) {
-        lmk_stats_cpu_charge_locked(); /* its run so far is before the reset */
-    }
+    charge_if_running(t); /* its run so far is before the reset */
     memset(&t->stats, 0, sizeof t->stats);
     lm_port_irq_unlock(s);
     return LM_OK;

@@ -98,6 +98,11 @@ LMT_CASE(stats_counted)
     lm_kernel_stats(&k);
     lm_kernel_stats_t zero;
     memset(&zero, 0, sizeof zero);
+#if LM_CFG_STATS_CPU_TIME
+    zero.timestamp_hz = k.timestamp_hz; /* the rate stays */
+    LMT_CHECK(k.elapsed < 10u);         /* the time since the reset: a few readings */
+    zero.elapsed = k.elapsed;
+#endif
     LMT_CHECK(memcmp(&k, &zero, sizeof k) == 0);
     LMT_ST(lm_thread_stats(lm_kernel_idle_thread(), &s), LM_OK);
     LMT_EQ(s.switches_in, 0);
@@ -159,4 +164,67 @@ LMT_CASE(stats_no_bounded_inversion)
     }
 }
 
-LMT_MAIN(LMT_RUN(stats_counted), LMT_RUN(stats_bad_input), LMT_RUN(stats_no_bounded_inversion))
+#if LM_CFG_STATS_CPU_TIME
+/* CPU time (LM_CFG_STATS_CPU_TIME) in the hosted port's virtual
+ * microseconds (a tick is 1000; each reading within a tick moves on by
+ * one): W works 3 ticks, sleeps 2 (the idle thread runs), works 1 more;
+ * every count goes to exactly one thread, so the threads' times add up to
+ * the elapsed time, but for the readings between two reads. */
+static lm_thread_stats_t w_mid, idle_mid;
+static lm_kernel_stats_t k_mid;
+
+static void cpu_worker(void *arg)
+{
+    (void)arg;
+    lm_hosted_work(3);
+    LMT_ST(lm_thread_sleep(2), LM_OK);
+    LMT_ST(lm_thread_stats(lm_thread_self(), &w_mid), LM_OK); /* its run so far included */
+    lm_kernel_stats(&k_mid);
+    LMT_ST(lm_thread_stats(lm_kernel_idle_thread(), &idle_mid), LM_OK);
+    lm_hosted_work(1);
+    LMT_ST(lm_thread_stats_reset(lm_thread_self()), LM_OK);
+    lm_kernel_stats_reset();
+}
+
+static void check_between(uint64_t v, uint64_t lo, uint64_t hi)
+{
+    if (v < lo || v > hi) {
+        lmt_fail(__FILE__, __LINE__, "%llu not in [%llu, %llu]", (unsigned long long)v,
+                 (unsigned long long)lo, (unsigned long long)hi);
+    }
+}
+
+LMT_CASE(stats_cpu_time)
+{
+    lmt_begin();
+    lm_thread_stats_t s, idle;
+    lm_kernel_stats_t k;
+    lm_kernel_stats(&k); /* before the start: nothing to charge */
+    LMT_EQ(k.elapsed, 0);
+    LMT_ST(lm_thread_stats(lm_kernel_idle_thread(), &idle), LM_OK);
+    lm_thread_t *w = lmt_spawn("W", 2, cpu_worker, NULL);
+    LMT_ST(lm_thread_stats_reset(w), LM_OK);
+    lmt_run();
+    LMT_EQ(k_mid.timestamp_hz, 1000000);
+    LMT_ST(lm_thread_stats(lm_kernel_idle_thread(), &idle), LM_OK);
+    check_between(w_mid.cpu_time, 3000, 3100);
+    check_between(idle_mid.cpu_time, 2000, 2100);
+    /* W's read came first: the kernel's read charged W a reading more. */
+    check_between(k_mid.elapsed - (w_mid.cpu_time + idle_mid.cpu_time), 0, 2);
+    check_between(k_mid.elapsed, 5000, 5200);
+    /* After the resets at W's end: only the readings since. */
+    LMT_ST(lm_thread_stats(w, &s), LM_OK);
+    lm_kernel_stats(&k);
+    check_between(k.elapsed - (s.cpu_time + idle.cpu_time), 0, 2);
+    check_between(s.cpu_time, 0, 10); /* reset after its last tick of work */
+}
+#endif
+
+#if LM_CFG_STATS_CPU_TIME
+#define CPU_TIME_CASES , LMT_RUN(stats_cpu_time)
+#else
+#define CPU_TIME_CASES
+#endif
+
+LMT_MAIN(LMT_RUN(stats_counted), LMT_RUN(stats_bad_input),
+         LMT_RUN(stats_no_bounded_inversion) CPU_TIME_CASES)
