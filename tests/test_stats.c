@@ -120,12 +120,18 @@ LMT_CASE(stats_bad_input)
 {
     lmt_begin();
     lm_thread_t *t = lmt_spawn_ex("T", 3, LM_THRESHOLD_NONE, 0, nop, NULL, false);
+    lm_thread_stats_t s;
     LMT_ST(lm_thread_stats_reset(NULL), LM_ERR_PARAM);
+    LMT_ST(lm_thread_stats(NULL, &s), LM_ERR_PARAM);
+    LMT_ST(lm_thread_stats(t, NULL), LM_ERR_PARAM);
 #if LM_CFG_ARG_CHECKS
     static lm_thread_t never_created; /* zero: no thread's magic word */
     LMT_ST(lm_thread_stats_reset(&never_created), LM_ERR_OBJECT);
+    LMT_ST(lm_thread_stats(&never_created, &s), LM_ERR_OBJECT);
 #endif
     LMT_ST(lm_thread_stats_reset(t), LM_OK);
+    LMT_ST(lm_thread_stats(t, &s), LM_OK);
+    LMT_EQ(s.resumptions, 0); /* created, not started */
 }
 
 /* A mutex without inheritance, or an owner already as urgent as the
