@@ -25,7 +25,7 @@ void lmk_stats_cpu_charge_locked(void)
     uint32_t d = now - lmk.cpu_mark;
     lmk.cpu_mark = now;
     lmk.current->stats.cpu_time += d;
-    lmk.stats.elapsed += d;
+    lmk.cpu_elapsed += d;
 }
 
 /* Before a read or reset: the running thread's time so far (t NULL: any
@@ -58,6 +58,17 @@ void lm_kernel_stats(lm_kernel_stats_t *out)
 #endif
 }
 
+#if LM_CFG_STATS && LM_CFG_STATS_CPU_TIME
+uint64_t lm_kernel_elapsed(void)
+{
+    lm_irqstate_t s = lm_port_irq_lock();
+    charge_if_running(NULL);
+    uint64_t e = lmk.cpu_elapsed;
+    lm_port_irq_unlock(s);
+    return e;
+}
+#endif
+
 void lm_kernel_stats_reset(void)
 {
 #if LM_CFG_STATS
@@ -67,6 +78,7 @@ void lm_kernel_stats_reset(void)
     charge_if_running(NULL); /* the time before belongs to the running thread */
     memset(&lmk.stats, 0, sizeof lmk.stats);
     lmk.stats.timestamp_hz = hz;
+    lmk.cpu_elapsed = 0u;
 #else
     memset(&lmk.stats, 0, sizeof lmk.stats);
 #endif

@@ -84,10 +84,7 @@ typedef struct lm_kernel_stats {
     uint32_t inversions_bounded; /* waits on an inheriting mutex with a less
                                     urgent owner, which R5.2 raises */
 #if LM_CFG_STATS_CPU_TIME
-    uint64_t elapsed;          /* timestamp counts since the start or the
-                                  last reset: a thread's load is its
-                                  cpu_time over this */
-    uint32_t timestamp_hz;     /* the timestamp's rate */
+    uint32_t timestamp_hz;     /* the rate of cpu_time and lm_kernel_elapsed */
 #endif
 } lm_kernel_stats_t;
 /* Copy the global statistics; all zero without LM_CFG_STATS, nothing with
@@ -97,6 +94,13 @@ void lm_kernel_stats(lm_kernel_stats_t *out);
  * thread's stay: lm_thread_stats_reset). Context: any. Cost: O(1), one
  * masked step. */
 void lm_kernel_stats_reset(void);
+#if LM_CFG_STATS && LM_CFG_STATS_CPU_TIME
+/* Timestamp counts since lm_kernel_start or the last lm_kernel_stats_reset
+ * (LM_CFG_STATS_CPU_TIME): a thread's load is its cpu_time over this. Not
+ * in lm_kernel_stats_t, whose layout the ports' switch code knows.
+ * Context: any. Cost: O(1), one masked step. */
+uint64_t lm_kernel_elapsed(void);
+#endif
 
 /* The idle thread, for reading its statistics and stack high-water mark
  * (lm_thread_stats, lm_thread_stack_unused, lm_thread_name). Every call that

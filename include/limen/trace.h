@@ -160,8 +160,7 @@ void lm_trace_user(uint16_t id, uint32_t a, uint32_t b);
 /* The two-call interrupt hook: first and last thing in a handler. With
  * LM_CFG_TRACE each call records; with LM_CFG_STATS the enter counts an
  * interrupt (lm_kernel_stats_t.interrupts); with neither they are empty.
- * Context: the handler. Cost: one record, a masked count (about 8
- * instructions), or nothing. */
+ * Context: the handler. Cost: one record, a masked increment, or nothing. */
 #if LM_CFG_TRACE || LM_CFG_STATS
 void lm_trace_isr_enter(uint16_t irq);
 void lm_trace_isr_exit(uint16_t irq);

@@ -78,6 +78,7 @@ struct lmk_kernel {
     struct lm_dnode live;
 #if LM_CFG_STATS && LM_CFG_STATS_CPU_TIME
     uint32_t cpu_mark;          /* the timestamp of the last charge (stats.c) */
+    uint64_t cpu_elapsed;       /* lm_kernel_elapsed */
 #endif
 };
 
