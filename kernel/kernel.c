@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Kernel start-up, the idle thread, hooks, statistics and fatal errors. */
+/* Kernel start-up, the idle thread, hooks and fatal errors. */
 #include <string.h>
 #include "lmk.h"
 
@@ -42,6 +42,7 @@ void lm_kernel_init_tick(lm_tick_t origin)
     lmk.now = origin;
     lmk_prioq_init(&lmk.ready);
     lmk_timeout_init();
+    lmk_list_init(&lmk.live);
 
     lm_thread_attr_t a;
     lm_thread_attr_init(&a);
@@ -65,6 +66,7 @@ void lm_kernel_init_tick(lm_tick_t origin)
     lmk_idle_thread.preempt_limit = LM_CFG_PRIORITIES;
     lm_port_stack_init(&lmk_idle_thread);
     lmk_idle_thread.state = LM_THREAD_READY;
+    lmk_list_push_back(&lmk.live, &lmk_idle_thread.live);
     lmk.current = &lmk_idle_thread;
     lmk.next = &lmk_idle_thread;
     /* lmk.bar is 0: before lm_kernel_start no thread preempts. */
@@ -93,6 +95,7 @@ void lm_kernel_start(void)
 #if LM_CFG_STATS
     first->stats.switches_in++;
 #endif
+    lmk_stats_cpu_start_locked();
 #if LM_CFG_SWITCH_HOOK
     if (lmk.switch_hook != NULL) {
         lmk.switch_hook(NULL, first);
@@ -150,20 +153,6 @@ lm_status_t lm_switch_hook_set(lm_switch_hook_t hook)
     return LM_OK;
 #else
     return hook == NULL ? LM_OK : LM_ERR_STATE;
-#endif
-}
-
-void lm_kernel_stats(lm_kernel_stats_t *out)
-{
-    if (out == NULL) {
-        return;
-    }
-#if LM_CFG_STATS
-    lm_irqstate_t s = lm_port_irq_lock();
-    *out = lmk.stats;
-    lm_port_irq_unlock(s);
-#else
-    memset(out, 0, sizeof *out);
 #endif
 }
 

@@ -277,6 +277,9 @@ static lm_status_t mutex_lock_wait(lm_mutex_t *m, lm_thread_t *cur, lm_tick_t ti
         enum lmk_walk w = cycle_walk(m, cur, &s);
         if (w == WALK_CLEAR) {
             lmk.walker = NULL;
+            if ((m->options & LM_MUTEX_INHERIT) != 0u && m->owner->prio > cur->prio) {
+                lmk_stats_inversion_bounded(); /* the raise below bounds it */
+            }
             lmk_wait_prioq_locked(&m->waiters, LMK_WAIT_MUTEX, m, timeout);
             lmk.chain_gen++;
             mutex_waiters_changed_locked(m); /* R5.2, R5.3 */

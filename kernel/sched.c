@@ -60,6 +60,7 @@ void lmk_sched_preempt_locked(lm_thread_t *t)
         sched_hold_mark(cur);
     }
     lmk.next = t;
+    lmk_trace_wake_preempts();
     /* Until t runs, a more urgent wake still goes first; a peer of t goes
      * behind it (R2.2). Once t runs, its threshold counts (R3.1). */
     lmk.bar = t->prio;
@@ -186,6 +187,7 @@ void lmk_thread_move_prio_locked(lm_thread_t *t, unsigned prio)
     t->preempt_limit = (uint16_t)lmk_min_prio(t->threshold, t->prio);
     if (t->state == LM_THREAD_READY) {
         lmk_sched_decide_locked();
+        lmk_trace_decided_own(t);
     }
 }
 
@@ -231,6 +233,7 @@ lm_thread_t *lmk_switch_commit_locked(void)
      * the thread chosen runs with its threshold. */
     next->yielded = 0u;
     if (next != prev) {
+        lmk_stats_cpu_charge_locked(); /* prev's run ends */
 #if LM_CFG_STATS
         lmk.stats.context_switches++;
         next->stats.switches_in++;

@@ -157,7 +157,9 @@ lm_status_t lm_thread_start(lm_thread_t *t)
     t->suspended = 0u;
     t->wait_kind = LMK_WAIT_NONE;
     t->state = LM_THREAD_READY;
+    lmk_list_push_back(&lmk.live, &t->live);
     lmk_trace_thread(LM_TRACE_THREAD_START, t, 0u);
+    lmk_stats_resumed(t, LM_OK);
     /* t->held: empty since t ended, or still being released (R5.6) by the
      * switch handler, which runs before t can. */
     lmk_ready_insert_locked(t);
@@ -170,6 +172,7 @@ lm_status_t lm_thread_start(lm_thread_t *t)
 static void thread_end_locked(lm_thread_t *t)
 {
     lmk_trace_thread(LM_TRACE_THREAD_END, t, 0u);
+    lmk_list_remove(&t->live);
     switch (t->state) {
     case LM_THREAD_READY:
         if (t == lmk.current) {
@@ -292,6 +295,9 @@ lm_status_t lm_thread_suspend(lm_thread_t *t)
         break;
     }
     lmk_trace_thread(LM_TRACE_THREAD_SUSPEND, t, (uint16_t)st);
+    if (st == LM_OK) {
+        lmk_stats_suspended(t);
+    }
     lm_port_irq_unlock(s);
     return LMK_FAIL(st);
 }
@@ -314,6 +320,9 @@ lm_status_t lm_thread_resume(lm_thread_t *t)
         st = LM_ERR_STATE;
     }
     lmk_trace_thread(LM_TRACE_THREAD_RESUME, t, (uint16_t)st);
+    if (st == LM_OK) {
+        lmk_stats_resumed(t, LM_OK);
+    }
     lm_port_irq_unlock(s);
     return LMK_FAIL(st);
 }
@@ -384,6 +393,7 @@ lm_status_t lm_thread_yield(void)
     lm_irqstate_t s = lm_port_irq_lock();
     lm_thread_t *cur = lmk.current;
     lmk_trace_yield(cur);
+    lmk_stats_relinquished(cur);
     if (cur != &lmk_idle_thread) {
         unsigned best = lmk_prioq_best_prio(&lmk.ready);
         bool peer = lmk_prioq_has_peer(&lmk.ready, cur->prio);
@@ -486,6 +496,7 @@ lm_status_t lm_thread_set_threshold(lm_thread_t *t, unsigned threshold)
         /* R4.6: a lowered threshold may let one in, whether t runs or is a
          * preempted thread holding the CPU for its band (R3.6). */
         lmk_sched_decide_locked();
+        lmk_trace_decided_own(t);
     }
     lm_port_irq_unlock(s);
     return LM_OK;
@@ -577,15 +588,3 @@ lm_status_t lm_thread_stack_unused(const lm_thread_t *t, size_t *unused)
     return LMK_FAIL(LM_ERR_STATE);
 #endif
 }
-
-#if LM_CFG_STATS
-lm_status_t lm_thread_stats(const lm_thread_t *t, lm_thread_stats_t *out)
-{
-    LMK_CHECK_OBJ(t, LM_MAGIC_THREAD);
-    LMK_CHECK(out != NULL, LM_ERR_PARAM);
-    lm_irqstate_t s = lm_port_irq_lock();
-    *out = t->stats;
-    lm_port_irq_unlock(s);
-    return LM_OK;
-}
-#endif

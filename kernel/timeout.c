@@ -126,6 +126,7 @@ void lmk_tick_announce(lm_tick_t n)
 #if LM_CFG_STATS
     lmk.stats.ticks += n;
 #endif
+    lmk_stats_cpu_charge_locked(); /* charges at least once a tick (stats.c) */
     /* R2.4: the running thread's time-slice. */
     lm_thread_t *cur = lmk.current;
     /* Before lm_kernel_start the current thread is idle, which has no

@@ -42,6 +42,11 @@ struct lmk_trace_state {
     struct lmk_trace_entry *names;
     struct lmk_trace_record *ring;
     const struct lm_thread *sliced; /* its slice expired; it has not run since */
+    /* The switch due away from it is R7.1 (h): its own priority or
+     * threshold changed; a wake's preemption (g) since clears it. */
+    const struct lm_thread *own;
+    /* A handler suspended or ended it while it ran: R7.1 (i). */
+    const struct lm_thread *by_isr;
 };
 struct lmk_trace_state lmk_trace;
 
@@ -74,6 +79,8 @@ lm_status_t lm_trace_start(void *buf, size_t bytes, unsigned names, lm_trace_mod
     lmk_trace.names = (struct lmk_trace_entry *)(h + 1);
     lmk_trace.ring = (struct lmk_trace_record *)(lmk_trace.names + names);
     lmk_trace.sliced = NULL;
+    lmk_trace.own = NULL;
+    lmk_trace.by_isr = NULL;
     h->active = 1u;
     lm_port_irq_unlock(s);
     return LM_OK;
@@ -175,6 +182,27 @@ void lmk_trace_thread_create(const struct lm_thread *t)
     lmk_trace_thread(LM_TRACE_THREAD_CREATE, t, t->base_prio);
 }
 
+void lmk_trace_thread(uint8_t type, const struct lm_thread *t, uint16_t h)
+{
+    if ((type == LM_TRACE_THREAD_END || type == LM_TRACE_THREAD_SUSPEND) && t == lmk.current &&
+        lm_port_in_isr()) {
+        lmk_trace.by_isr = t;
+    }
+    lmk_trace_rec(type, 0u, h, lmk_trace_addr(t), 0u);
+}
+
+void lmk_trace_decided_own(const struct lm_thread *t)
+{
+    if (t == lmk.current) {
+        lmk_trace.own = (lmk.next != t) ? t : NULL;
+    }
+}
+
+void lmk_trace_wake_preempts(void)
+{
+    lmk_trace.own = NULL;
+}
+
 void lmk_trace_slice(const struct lm_thread *t)
 {
     lmk_trace.sliced = t;
@@ -199,7 +227,7 @@ void lmk_trace_switch(const struct lm_thread *prev, const struct lm_thread *next
         switch (prev->state) {
         case LM_THREAD_READY:
             if (!yielded) {
-                reason = LM_TRACE_R_PREEMPT;
+                reason = (lmk_trace.own == prev) ? LM_TRACE_R_PREEMPT_OWN : LM_TRACE_R_PREEMPT;
             } else if (lmk_trace.sliced == prev) {
                 reason = LM_TRACE_R_SLICE;
             } else {
@@ -213,16 +241,18 @@ void lmk_trace_switch(const struct lm_thread *prev, const struct lm_thread *next
             reason = LM_TRACE_R_SLEEP;
             break;
         case LM_THREAD_SUSPENDED:
-            reason = LM_TRACE_R_SUSPEND;
+            reason = (lmk_trace.by_isr == prev) ? LM_TRACE_R_SUSPEND_ISR : LM_TRACE_R_SUSPEND;
             break;
         default: /* TERMINATED; a deleted thread too */
-            reason = LM_TRACE_R_END;
+            reason = (lmk_trace.by_isr == prev) ? LM_TRACE_R_END_ISR : LM_TRACE_R_END;
             break;
         }
     }
     if (lmk_trace.sliced == prev) {
         lmk_trace.sliced = NULL;
     }
+    lmk_trace.own = NULL;
+    lmk_trace.by_isr = NULL;
     lmk_trace_rec(LM_TRACE_SWITCH, reason, prev->prio, lmk_trace_addr(prev),
                   lmk_trace_addr(next));
 }
@@ -241,6 +271,11 @@ void lm_trace_user(uint16_t id, uint32_t a, uint32_t b)
 
 void lm_trace_isr_enter(uint16_t irq)
 {
+#if LM_CFG_STATS
+    lm_irqstate_t s = lm_port_irq_lock(); /* a nested handler may count too */
+    lmk.stats.interrupts++;
+    lm_port_irq_unlock(s);
+#endif
     lmk_trace_rec(LM_TRACE_ISR_ENTER, 0u, irq, lmk_trace_addr(lmk.current), 0u);
 }
 

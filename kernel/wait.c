@@ -17,6 +17,7 @@ void lmk_block_current_locked(uint8_t kind, void *obj, lm_tick_t timeout)
 {
     lm_thread_t *cur = lmk.current;
     lmk_trace_block(cur, kind, obj);
+    lmk_stats_suspended(cur);
     cur->wait_kind = kind;
     cur->wait_obj = obj;
     cur->wait_status = LM_OK;
@@ -34,6 +35,7 @@ void lmk_wait_prioq_locked(struct lm_prioq *wq, uint8_t kind, void *obj,
 {
     lm_thread_t *cur = lmk.current;
     lmk_trace_block(cur, kind, obj);
+    lmk_stats_suspended(cur);
     cur->wait_kind = kind;
     cur->wait_obj = obj;
     cur->wait_status = LM_OK;

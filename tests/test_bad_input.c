@@ -965,6 +965,7 @@ static void view_take(struct view *v)
     v->lock_depth = lm_sched_lock_depth();
     v->self = lm_thread_self();
     lm_kernel_stats(&v->ks);
+    v->ks.interrupts = 0u; /* a call made from a handler counts its interrupt */
 #if defined(LM_PORT_HOSTED)
     v->now = lm_tick_now();
     v->next_deadline = lm_tick_next_deadline();

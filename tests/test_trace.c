@@ -65,7 +65,8 @@ static uint32_t records(void)
 }
 
 static const char *const reason[] = {"?", "block", "sleep", "suspend", "end",
-                                     "yield", "slice", "preempt", "idle"};
+                                     "yield", "slice", "preempt", "idle", "preempt_own",
+                                     "suspend_isr", "end_isr"};
 static const char *const op[] = {"?", "qsend", "qsendf", "qrecv", "take", "give", "lock",
                                  "unlock", "set", "wait", "alloc", "free", "expiry"};
 
@@ -323,6 +324,60 @@ LMT_CASE(trace_switch_reasons)
                "H>M:suspend M>H:preempt H>M:end M>N:end N>idle:end");
 }
 
+/* R7.1 (h) apart from (g), (i) apart from (c) and (d). */
+static lm_thread_t *th_x;
+
+static void own_h(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_thread_set_priority(lm_thread_self(), 4), LM_OK); /* (h): M runs */
+}
+
+static void isr_suspend_x(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_thread_suspend(th_x), LM_OK);
+}
+
+static void isr_terminate_x(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_thread_terminate(th_x), LM_OK);
+}
+
+static void own_x(void *arg)
+{
+    (void)arg;
+    LMT_EQ(lm_hosted_irq_at_unmask(1, isr_suspend_x, NULL), 0);
+    LMT_ST(lm_sem_give(&sem), LM_OK); /* its unmask: (i) suspended */
+    LMT_EQ(lm_hosted_irq_at_unmask(1, isr_terminate_x, NULL), 0);
+    LMT_ST(lm_sem_give(&sem), LM_OK); /* its unmask: (i) ended */
+}
+
+static void own_m(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_thread_set_priority(th_h, 0), LM_OK); /* another's priority: (g) */
+    th_x = lmt_spawn("X", 2, own_x, NULL);          /* M's threshold 1 bars X */
+    LMT_ST(lm_thread_set_threshold(lm_thread_self(), LM_THRESHOLD_NONE), LM_OK); /* (h) */
+    LMT_ST(lm_thread_resume(th_x), LM_OK); /* (g) */
+}
+
+LMT_CASE(trace_switch_reasons_own_and_isr)
+{
+    lmt_begin();
+    LMT_ST(lm_trace_start(buf, sizeof buf, 8, LM_TRACE_STOP_WHEN_FULL), LM_OK);
+    memset(&sem, 0, sizeof sem);
+    LMT_ST(lm_sem_create(&sem, 0, 2), LM_OK);
+    th_h = lmt_spawn("H", 1, own_h, NULL);
+    (void)lmt_spawn_ex("M", 3, 1, 0, own_m, NULL, true);
+    lmt_run();
+    LMT_EQ(hdr()->dropped, 0);
+    log_records(SWITCHES);
+    lmt_expect("H>M:preempt_own M>H:preempt H>M:end M>X:preempt_own X>M:suspend_isr "
+               "M>X:preempt X>M:end_isr M>idle:end");
+}
+
 /* A slice that expires with no peer ready leaves the thread running; its
  * relinquish later is (e), not (f). */
 static void slice_then_yield(void *arg)
@@ -486,9 +541,14 @@ LMT_CASE(trace_inversions)
     LMT_ST(lm_trace_start(buf, sizeof buf, 16, LM_TRACE_STOP_WHEN_FULL), LM_OK);
     LMT_ST(lm_trace_name_event(1, "phase"), LM_OK);
     lm_trace_user(1, 0, 0);
+    lm_kernel_stats_t k;
     inversion_run(0, LM_MUTEX_INHERIT, "inheriting");
+    lm_kernel_stats(&k);
+    LMT_EQ(k.inversions_bounded, 1); /* as the trace's analysis counts (tools/tests) */
     lm_trace_user(1, 1, 0);
     inversion_run(1, 0u, "plain");
+    lm_kernel_stats(&k); /* counted since lm_kernel_init */
+    LMT_EQ(k.inversions_bounded, 0);
     lm_trace_stop();
     LMT_EQ(((const lm_trace_header_t *)lm_trace_buffer(NULL))->dropped, 0);
     LMT_EQ(lm_hosted_trace_save("inversions.lmtrace"), 0);
@@ -503,5 +563,6 @@ LMT_CASE(trace_inversions)
 
 LMT_MAIN(LMT_RUN(trace_before_start), LMT_RUN(trace_bad_arguments), LMT_RUN(trace_header),
          LMT_RUN(trace_stop_when_full), LMT_RUN(trace_overwrite), LMT_RUN(trace_registry),
-         LMT_RUN(trace_switch_reasons), LMT_RUN(trace_slice_then_yield),
+         LMT_RUN(trace_switch_reasons), LMT_RUN(trace_switch_reasons_own_and_isr),
+         LMT_RUN(trace_slice_then_yield),
          LMT_RUN(trace_objects), LMT_RUN(trace_inversions))

@@ -39,3 +39,7 @@ limen_test_variant(limen_errhook errhook test_error_hook test_bad_input)
 # compiled in (not started): the hooks change no behaviour.
 limen_test_variant(limen_trace trace test_trace test_sched test_timeslice test_sem test_queue
                    test_mutex test_flags test_pool test_timer test_thread test_producer_consumer)
+# Per-thread CPU time (LM_CFG_STATS_CPU_TIME): the statistics' own test and
+# rule tests on the kernel that reads the timestamp at every switch.
+limen_add_kernel_config(limen_cputime LM_CFG_STATS_CPU_TIME=1)
+limen_test_variant(limen_cputime cputime test_stats test_sched test_timeslice)

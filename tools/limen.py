@@ -969,7 +969,18 @@ def cmd_coverage(args):
     if rc_trace != 0:
         log("coverage: kernel/trace.c is below 100 % of lines or branches "
             "(LM_CFG_TRACE kernel, docs/coverage.md)")
-    return rc or rc_trace
+    # CPU time is compiled only with LM_CFG_STATS_CPU_TIME: the statistics'
+    # code counts in that kernel too (tests/variants.cmake, cputime).
+    cpu_objs = os.path.join(bdir, "tests", "CMakeFiles", "limen_cputime.dir")
+    rc_cpu = run(["gcovr", "-r", ".", "--filter", "kernel/stats.c", "--filter",
+                  "kernel/include/lmk_stats.h", "--object-directory", cpu_objs,
+                  "--print-summary", "--exclude-unreachable-branches",
+                  "--exclude-throw-branches", "--fail-under-line", "100",
+                  "--fail-under-branch", "100", cpu_objs], stdout=None)
+    if rc_cpu != 0:
+        log("coverage: kernel/stats.c is below 100 % of lines or branches "
+            "(LM_CFG_STATS_CPU_TIME kernel, docs/coverage.md)")
+    return rc or rc_trace or rc_cpu
 
 
 def check_coverage_markers():

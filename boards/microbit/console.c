@@ -88,7 +88,7 @@ void TIMER1_Handler(void)
     lm_armv6m_tick();
 }
 
-#if LM_CFG_TRACE
+#if LM_PORT_TIMESTAMP
 /* The trace's timestamp (limen/port.h): Armv6-M has no cycle counter, so
  * TIMER0. Called with interrupts masked (the capture and the read are one
  * step). Under -icount shift=0 one count is 125 instructions. */

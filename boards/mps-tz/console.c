@@ -64,7 +64,7 @@ uint32_t lm_board_timestamp(void)
 #endif
 }
 
-#if LM_CFG_TRACE
+#if LM_PORT_TIMESTAMP
 /* The trace's timestamp (limen/port.h): QEMU models no DWT cycle counter. */
 uint32_t lm_port_timestamp(void)
 {

@@ -50,7 +50,7 @@ uint32_t lm_board_timestamp(void)
     return 0xFFFFFFFFu - TIMER_VALUE;
 }
 
-#if LM_CFG_TRACE
+#if LM_PORT_TIMESTAMP
 /* The trace's timestamp (limen/port.h): QEMU models no DWT cycle counter,
  * so timer 1, running since lm_board_init. Under -icount shift=0 one count
  * is 40 instructions (docs/trace.md). */

@@ -59,7 +59,7 @@ uint32_t lm_board_timestamp(void)
     return TIM2_CNT;
 }
 
-#if LM_CFG_TRACE
+#if LM_PORT_TIMESTAMP
 /* The trace's timestamp (limen/port.h): the Cortex-M0+ has no cycle
  * counter, TIM2 counts cycles instead. */
 uint32_t lm_port_timestamp(void)

@@ -31,9 +31,18 @@
 
 static LM_TRACE_BUFFER_DEFINE(trace_buf, 64u * 1024u);
 
+/* The kernel's statistics at the marks that bound the measured cycles
+ * (pc.c's window), for the tests' cross-check against the trace. */
+static lm_kernel_stats_t at_mark[2];
+
 static void mark_cycle(uint32_t cycle)
 {
     lm_trace_user(EV_CYCLE, cycle, 0u);
+    if (cycle + 1u == WARMUP) {
+        lm_kernel_stats(&at_mark[0]);
+    } else if (cycle + 1u == WARMUP + CYCLES) {
+        lm_kernel_stats(&at_mark[1]);
+    }
 }
 
 _Noreturn void pc_stop(void)
@@ -88,6 +97,7 @@ int main(void)
     static const pc_case_t cases[] = {PC_EQUAL, PC_UNIQUE, PC_THRESHOLD};
     pc_result_t r[3];
     uint32_t dropped[3];
+    lm_kernel_stats_t k[3];
     pc_cycle_hook = mark_cycle;
 #if !defined(LM_PORT_HOSTED)
     lm_kernel_init();
@@ -105,6 +115,12 @@ int main(void)
         (void)lm_trace_name_event(EV_CYCLE, "cycle");
         pc_run(cases[i], WARMUP, CYCLES, NULL, &r[i]);
         dropped[i] = ((const lm_trace_header_t *)lm_trace_buffer(NULL))->dropped;
+        k[i].relinquishes = at_mark[1].relinquishes - at_mark[0].relinquishes;
+        k[i].resumptions = at_mark[1].resumptions - at_mark[0].resumptions;
+        k[i].suspensions = at_mark[1].suspensions - at_mark[0].suspensions;
+        k[i].interrupts = at_mark[1].interrupts - at_mark[0].interrupts;
+        k[i].wait_timeouts = at_mark[1].wait_timeouts - at_mark[0].wait_timeouts;
+        k[i].slice_expiries = at_mark[1].slice_expiries - at_mark[0].slice_expiries;
         if (save(dir, r[i].name) != 0) {
             printf("cannot save the trace of case %s\n", r[i].name);
             return 1;
@@ -118,10 +134,15 @@ int main(void)
     printf("\"cases\":[");
     for (unsigned i = 0; i < 3u; i++) {
         printf("%s{\"name\":\"%s\",\"messages\":%lu,\"context_switches\":%lu,"
-               "\"preemptions\":%lu,\"dropped\":%lu}",
+               "\"preemptions\":%lu,\"dropped\":%lu,",
                i ? "," : "", r[i].name, (unsigned long)r[i].messages,
                (unsigned long)r[i].context_switches, (unsigned long)r[i].preemptions,
                (unsigned long)dropped[i]);
+        printf("\"relinquishes\":%lu,\"resumptions\":%lu,\"suspensions\":%lu,"
+               "\"interrupts\":%lu,\"wait_timeouts\":%lu,\"slice_expiries\":%lu}",
+               (unsigned long)k[i].relinquishes, (unsigned long)k[i].resumptions,
+               (unsigned long)k[i].suspensions, (unsigned long)k[i].interrupts,
+               (unsigned long)k[i].wait_timeouts, (unsigned long)k[i].slice_expiries);
     }
     printf("]}\n");
     return 0;

@@ -68,11 +68,25 @@
 #define LM_CFG_TIMER_WHEEL_SLOTS 64
 #endif
 
-/* Kernel statistics: context switches, preemptions, time-slice expiries,
- * globally and per thread. Costs about 12 instructions a context switch,
- * 18 when it is a preemption (Armv7-M, docs/design.md). */
+/* Kernel statistics (lm_kernel_stats, lm_thread_stats; docs/trace.md,
+ * "Kernel statistics"): context switches, preemptions, time-slice expiries,
+ * relinquishes, resumptions, suspensions, interrupts, wait timeouts and
+ * bounded priority inversions, globally and per thread. Costs about 12
+ * instructions a context switch, 18 when it is a preemption (Armv7-M,
+ * docs/design.md), and two counts (about 6 instructions) at each block,
+ * wake, start, suspend, resume, relinquish and hooked interrupt. */
 #ifndef LM_CFG_STATS
 #define LM_CFG_STATS 1
+#endif
+
+/* With LM_CFG_STATS: each thread's CPU time from the port's timestamp
+ * (lm_port_timestamp), for its load. 0 (default): not kept. 1: every
+ * context switch reads the timestamp and adds the time since the last
+ * switch to the thread leaving; on Armv7-M the switch then commits in C:
+ * 30 more instructions a switch (measure 2 on mps2-an386: 118 -> 148,
+ * docs/trace.md). */
+#ifndef LM_CFG_STATS_CPU_TIME
+#define LM_CFG_STATS_CPU_TIME 0
 #endif
 
 /* A hook called at every context switch (tests, tracing), as
@@ -113,6 +127,10 @@
 #ifndef LM_CFG_TRACE
 #define LM_CFG_TRACE 0
 #endif
+
+/* Not an option: the port supplies lm_port_timestamp (include/limen/port.h)
+ * for the trace's records or the statistics' CPU time. */
+#define LM_PORT_TIMESTAMP (LM_CFG_TRACE || (LM_CFG_STATS && LM_CFG_STATS_CPU_TIME))
 
 /* Check the outgoing thread's stack at every context switch: its saved
  * stack pointer above the guard words at the bottom of its stack, and the

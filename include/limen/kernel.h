@@ -68,14 +68,39 @@ lm_status_t lm_switch_hook_set(lm_switch_hook_t hook);
 typedef void (*lm_error_hook_t)(lm_status_t status, const char *call, const void *caller);
 lm_status_t lm_error_hook_set(lm_error_hook_t hook);
 
-/* Global statistics (LM_CFG_STATS). */
+/* Global statistics (LM_CFG_STATS), each defined in docs/trace.md ("Kernel
+ * statistics") with docs/rules.md. Counts wrap at 2^32. The first two stay
+ * first: the port's switch counts them (LMK_SWITCH_STATS). */
 typedef struct lm_kernel_stats {
-    uint32_t context_switches; /* any change of running thread, idle included */
-    uint32_t preemptions;      /* see docs/rules.md R7 */
-    uint32_t slice_expiries;   /* time-slice expiries */
-    uint32_t ticks;            /* tick interrupts announced */
+    uint32_t context_switches; /* any change of running thread, idle included (R7.3) */
+    uint32_t preemptions;      /* R7.2 */
+    uint32_t slice_expiries;   /* time-slice expiries (R2.4) */
+    uint32_t ticks;            /* ticks announced */
+    uint32_t relinquishes;     /* calls of lm_thread_yield (R2.3) */
+    uint32_t resumptions;      /* threads made ready: started, woken, resumed */
+    uint32_t suspensions;      /* threads that blocked, slept or were suspended */
+    uint32_t interrupts;       /* lm_trace_isr_enter calls (include/limen/trace.h) */
+    uint32_t wait_timeouts;    /* waits that timed out (R8.4) */
+    uint32_t inversions_bounded; /* waits on an inheriting mutex with a less
+                                    urgent owner, which R5.2 raises */
+#if LM_CFG_STATS_CPU_TIME
+    uint32_t timestamp_hz;     /* the rate of cpu_time and lm_kernel_elapsed */
+#endif
 } lm_kernel_stats_t;
+/* Copy the global statistics; all zero without LM_CFG_STATS, nothing with
+ * out NULL. Context: any. Cost: O(1), one masked copy. */
 void lm_kernel_stats(lm_kernel_stats_t *out);
+/* Set the global statistics and the idle thread's to zero (every other
+ * thread's stay: lm_thread_stats_reset). Context: any. Cost: O(1), one
+ * masked step. */
+void lm_kernel_stats_reset(void);
+#if LM_CFG_STATS && LM_CFG_STATS_CPU_TIME
+/* Timestamp counts since lm_kernel_start or the last lm_kernel_stats_reset
+ * (LM_CFG_STATS_CPU_TIME): a thread's load is its cpu_time over this. Not
+ * in lm_kernel_stats_t, whose layout the ports' switch code knows.
+ * Context: any. Cost: O(1), one masked step. */
+uint64_t lm_kernel_elapsed(void);
+#endif
 
 /* The idle thread, for reading its statistics and stack high-water mark
  * (lm_thread_stats, lm_thread_stack_unused, lm_thread_name). Every call that

@@ -96,15 +96,16 @@ void lm_port_fatal_print(const char *s);
 /* Stop the system after the fatal hook returned. */
 _Noreturn void lm_port_fatal_halt(void);
 
-#if LM_CFG_TRACE
-/* Event trace: a free-running 32-bit count for record timestamps, read with
+#if LM_PORT_TIMESTAMP
+/* Event trace and CPU time (LM_CFG_STATS_CPU_TIME): a free-running 32-bit
+ * count for record timestamps, read with
  * interrupts masked, from any context; it must be cheap (a register read).
  * Armv7-M: the DWT cycle counter, unless the board supplies its own (the
  * MPS2 boards: CMSDK timer 1, as QEMU models no cycle counter). Hosted:
  * virtual microseconds (docs/trace.md). */
 uint32_t lm_port_timestamp(void);
 /* Start the count if it needs starting; returns its rate in Hz. Called by
- * lm_trace_start(). */
+ * lm_trace_start() and, with CPU time, lm_kernel_start(). */
 uint32_t lm_port_timestamp_start(void);
 #endif
 

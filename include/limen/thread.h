@@ -37,11 +37,21 @@ typedef struct lm_thread_attr {
     lm_tick_t time_slice;    /* ticks before yielding to equals; 0 = none */
 } lm_thread_attr_t;
 
-/* Statistics kept per thread (LM_CFG_STATS). */
+/* Statistics kept per thread (LM_CFG_STATS), each defined in docs/trace.md
+ * ("Kernel statistics") with docs/rules.md. Counts wrap at 2^32. */
 typedef struct lm_thread_stats {
     uint32_t switches_in;    /* times it was given the CPU */
-    uint32_t preemptions;    /* times it lost the CPU to preemption */
-    uint32_t slice_expiries; /* times its time-slice ran out */
+    uint32_t preemptions;    /* times it lost the CPU to preemption (R7.2) */
+    uint32_t slice_expiries; /* times its time-slice ran out (R2.4) */
+    uint32_t relinquishes;   /* its calls of lm_thread_yield (R2.3) */
+    uint32_t resumptions;    /* times it was made ready: started, woken, resumed */
+    uint32_t suspensions;    /* times it blocked, slept or was suspended */
+    uint32_t wait_timeouts;  /* waits of it that timed out (R8.4) */
+#if LM_CFG_STATS_CPU_TIME
+    /* Timestamp counts it ran (lm_port_timestamp: from a switch to it to the
+     * next switch away, interrupts included), the current run included. */
+    uint64_t cpu_time;
+#endif
 } lm_thread_stats_t;
 
 /* Thread control block. Fields are private. */
@@ -88,6 +98,9 @@ typedef struct lm_thread {
 #if LM_CFG_STATS
     lm_thread_stats_t stats;
 #endif
+    /* In the kernel's list of live threads, from its start to its end (for
+     * debuggers: tools/gdb/limen_gdb.py). */
+    struct lm_dnode live;
 #if LM_CFG_MUTEX
     /* Last, and not cleared by lm_thread_create: pi_count[p] is read only
      * while pi_set has bit p, and set when the bit is (kernel/mutex.c). */
@@ -219,8 +232,15 @@ const char *lm_thread_name(const lm_thread_t *t);
 lm_status_t lm_thread_stack_unused(const lm_thread_t *t, size_t *unused);
 
 #if LM_CFG_STATS
-/* Copy t's statistics. Context: thread, isr. */
+/* Copy t's statistics (the idle thread's too: lm_kernel_idle_thread). With
+ * LM_CFG_STATS_CPU_TIME the running thread's cpu_time includes its run so
+ * far. Context: thread, isr. Cost: O(1), one masked copy.
+ * @retval LM_OK, LM_ERR_PARAM (t or out NULL), LM_ERR_OBJECT (not a thread) */
 lm_status_t lm_thread_stats(const lm_thread_t *t, lm_thread_stats_t *out);
+/* Set t's statistics to zero (a thread's stack high-water mark is its
+ * stack's, and stays). Context: thread, isr. Cost: O(1), one masked step.
+ * @retval LM_OK, LM_ERR_PARAM (t NULL), LM_ERR_OBJECT (not a thread) */
+lm_status_t lm_thread_stats_reset(lm_thread_t *t);
 #endif
 
 #endif /* LIMEN_THREAD_H */

@@ -51,12 +51,17 @@ typedef enum lm_trace_type {
 typedef enum lm_trace_reason {
     LM_TRACE_R_BLOCK = 1,      /* (a) */
     LM_TRACE_R_SLEEP = 2,      /* (b) */
-    LM_TRACE_R_SUSPEND = 3,    /* (c) and (i): suspended */
-    LM_TRACE_R_END = 4,        /* (d) and (i): ended */
+    LM_TRACE_R_SUSPEND = 3,    /* (c): suspended itself */
+    LM_TRACE_R_END = 4,        /* (d): ended itself */
     LM_TRACE_R_RELINQUISH = 5, /* (e) */
     LM_TRACE_R_SLICE = 6,      /* (f) */
-    LM_TRACE_R_PREEMPT = 7,    /* (g) and (h): a preemption (R7.2) */
-    LM_TRACE_R_IDLE = 8        /* away from the idle thread: not a preemption */
+    LM_TRACE_R_PREEMPT = 7,    /* (g): a more urgent thread made ready, or the
+                                  scheduler unlocked (R7.2: a preemption) */
+    LM_TRACE_R_IDLE = 8,       /* away from the idle thread: not a preemption */
+    LM_TRACE_R_PREEMPT_OWN = 9, /* (h): its own priority or threshold changed
+                                   (R7.2: a preemption) */
+    LM_TRACE_R_SUSPEND_ISR = 10, /* (i): a handler suspended it */
+    LM_TRACE_R_END_ISR = 11    /* (i): a handler terminated or deleted it */
 } lm_trace_reason_t;
 
 /* Object operations (the `arg` byte of an LM_TRACE_OBJ record). */
@@ -150,10 +155,24 @@ static inline lm_status_t lm_trace_name_irq(uint16_t irq, const char *name)
 /* A user event: an id (named with lm_trace_name_event) and two words.
  * Cost: one record (docs/trace.md, "Cost"). */
 void lm_trace_user(uint16_t id, uint32_t a, uint32_t b);
+#endif
 
-/* The two-call interrupt hook: first and last thing in a handler. */
+/* The two-call interrupt hook: first and last thing in a handler. With
+ * LM_CFG_TRACE each call records; with LM_CFG_STATS the enter counts an
+ * interrupt (lm_kernel_stats_t.interrupts); with neither they are empty.
+ * Context: the handler. Cost: one record, a masked increment, or nothing. */
+#if LM_CFG_TRACE || LM_CFG_STATS
 void lm_trace_isr_enter(uint16_t irq);
 void lm_trace_isr_exit(uint16_t irq);
+#else
+static inline void lm_trace_isr_enter(uint16_t irq)
+{
+    (void)irq;
+}
+static inline void lm_trace_isr_exit(uint16_t irq)
+{
+    (void)irq;
+}
 #endif
 
 #endif /* LIMEN_TRACE_H */

@@ -73,10 +73,19 @@ struct lmk_kernel {
 #endif
     lm_idle_hook_t idle_hook;
     lm_fatal_hook_t fatal_hook;
+    /* The threads started and not ended, idle included, through their
+     * `live` nodes: debuggers list threads from it (tools/gdb). */
+    struct lm_dnode live;
+#if LM_CFG_STATS && LM_CFG_STATS_CPU_TIME
+    uint32_t cpu_mark;          /* the timestamp of the last charge (stats.c) */
+    uint64_t cpu_elapsed;       /* lm_kernel_elapsed */
+#endif
 };
 
 extern struct lmk_kernel lmk;
 extern lm_thread_t lmk_idle_thread;
+
+#include "lmk_stats.h"
 
 #if LM_CFG_ASSERT
 #define LM_ASSERT(cond) \
@@ -505,6 +514,7 @@ void lmk_flags_waiter_left_locked(lm_thread_t *t);
 static inline void lmk_wait_done_locked(lm_thread_t *t, lm_status_t status)
 {
     lmk_trace_ready(t, status);
+    lmk_stats_resumed(t, status);
     t->wait_status = status;
     t->wait_kind = LMK_WAIT_NONE;
     if (t->suspended != 0u) {

@@ -38,10 +38,14 @@ static inline uint32_t lmk_trace_addr(const void *p)
 {
     return (uint32_t)(uintptr_t)p; /* the low 32 bits (docs/trace.md) */
 }
-static inline void lmk_trace_thread(uint8_t type, const struct lm_thread *t, uint16_t h)
-{
-    lmk_trace_rec(type, 0u, h, lmk_trace_addr(t), 0u);
-}
+/* A thread's start, end, delete, suspend or resume (h: the status). An end
+ * or suspension of the running thread by a handler is R7.1 (i). */
+void lmk_trace_thread(uint8_t type, const struct lm_thread *t, uint16_t h);
+/* A decision after a change of t's priority or threshold (R4.1, R4.6):
+ * if t runs and is to be switched away from, that is R7.1 (h). */
+void lmk_trace_decided_own(const struct lm_thread *t);
+/* A wake chose a thread to preempt the running one: R7.1 (g). */
+void lmk_trace_wake_preempts(void);
 static inline void lmk_trace_block(const struct lm_thread *t, uint8_t kind, const void *obj)
 {
     lmk_trace_rec(LM_TRACE_BLOCK, kind, 0u, lmk_trace_addr(t), lmk_trace_addr(obj));
@@ -102,6 +106,13 @@ static inline void lmk_trace_ready(const struct lm_thread *t, lm_status_t status
 {
     (void)t;
     (void)status;
+}
+static inline void lmk_trace_decided_own(const struct lm_thread *t)
+{
+    (void)t;
+}
+static inline void lmk_trace_wake_preempts(void)
+{
 }
 static inline void lmk_trace_prio(const struct lm_thread *t, unsigned prio, const void *mutex,
                                   bool raise)

@@ -8,7 +8,7 @@
 #include "limen/port.h"
 #include "limen/armv7m.h"
 
-#if LM_CFG_TRACE
+#if LM_PORT_TIMESTAMP
 
 #define DEMCR LM_REG32(0xE000EDFCu)
 #define DEMCR_TRCENA (1u << 24)

@@ -14,7 +14,7 @@
 #include "limen/port.h"
 #include "limen/hosted.h"
 
-#if LM_CFG_TRACE
+#if LM_PORT_TIMESTAMP
 
 #define US_PER_TICK (1000000u / LM_CFG_TICK_HZ)
 
@@ -57,6 +57,9 @@ uint32_t lm_port_timestamp_start(void)
     return 1000000u;
 }
 
+#endif
+
+#if LM_CFG_TRACE
 int lm_hosted_trace_save(const char *path)
 {
     size_t n;

@@ -7,16 +7,17 @@ one line:  source tools/gdb/limen_gdb.py
                          the context its last switch saved (all of them
                          without NAME)
 
-Threads are found in the event recorder's registry (an image built with
-LM_CFG_TRACE and a trace started before the threads were created): the
-kernel keeps no list of its own. The saved context is the Armv7-M port's
+Threads are found in the kernel's list of live threads (lmk.live: every
+thread started and not ended, the idle thread first, in the order they
+started), in any configuration; the image needs debug information (-g) for
+the kernel's types. The saved context is the Armv7-M port's
 (ports/armv7m/port.c, PendSV_Handler): r4-r11 and EXC_RETURN below
 s16-s31 (if the thread used the FPU) and the exception frame."""
 import gdb  # pylint: disable=import-error
 
 STACK_FILL = 0xA5      # kernel/thread.c: new stacks are filled with it
 STACK_GUARD_MAX = 64   # and up to this many bytes at the bottom are the port's guard
-THREAD_KIND = 1
+MAX_THREADS = 4096    # a list broken by a memory overwrite still ends
 STATES = {0: "INACTIVE", 1: "READY", 2: "BLOCKED", 3: "SLEEPING", 4: "SUSPENDED",
           5: "TERMINATED"}  # lm_thread_state_t
 
@@ -26,18 +27,19 @@ def _u32(addr):
 
 
 def _threads():
-    st = gdb.parse_and_eval("lmk_trace")
-    hdr = st["hdr"]
-    if int(hdr) == 0:
-        raise gdb.GdbError("no trace started (lm_trace_start): no thread registry to read")
-    entries = st["names"]
+    """The kernel's live threads, from the list lmk.live links through each
+    thread's `live` node (kernel/include/lmk.h)."""
+    head = gdb.parse_and_eval("&lmk.live")
     tptr = gdb.lookup_type("lm_thread_t").pointer()
-    seen = []
-    for i in range(int(hdr["names"])):
-        e = entries[i]
-        if int(e["kind"]) == THREAD_KIND and int(e["addr"]) not in seen:
-            seen.append(int(e["addr"]))
-    return [gdb.Value(a).cast(tptr).dereference() for a in seen]
+    off = int(gdb.parse_and_eval("(unsigned long)&((lm_thread_t *)0)->live"))
+    out = []
+    node = head["next"]
+    while int(node) != int(head) and int(node) != 0 and len(out) < MAX_THREADS:
+        out.append(gdb.Value(int(node) - off).cast(tptr).dereference())
+        node = node["next"]
+    if int(node) == 0:
+        raise gdb.GdbError("the kernel's thread list is not set up (before lm_kernel_init?)")
+    return out
 
 
 def _name(t):

@@ -108,7 +108,7 @@ def analyse(tr, first=0, end=None):
                 th(r.b).runs += 1
                 prev = th(r.a)
                 prev.stopped_by[reason] = prev.stopped_by.get(reason, 0) + 1
-                if r.arg == d.R_PREEMPT:
+                if r.arg in d.R_PREEMPTS:
                     c["preemptions"] += 1
                     prev.preempted += 1
         elif t == d.ISR_ENTER:

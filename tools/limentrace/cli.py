@@ -7,6 +7,7 @@ import os
 import sys
 
 from . import analysis, ctf, decode, export, html, live, trx
+from .progress import Steps
 
 SHOWN = (("context_switches", "context switches"), ("preemptions", "preemptions"),
          ("slice_expiries", "time-slice expiries"), ("relinquishes", "relinquishes"),
@@ -82,10 +83,15 @@ def window_arg(tr, text):
 
 
 def cmd_summary(args):
-    tr = decode.load(args.file)
-    first, end = window_arg(tr, args.window)
-    st = analysis.analyse(tr, first, end)
-    cyc = analysis.cycles(tr, args.cycles) if args.cycles else None
+    with Steps("summary", 3 if args.cycles else 2) as p:
+        p.step("decoding")
+        tr = decode.load(args.file)
+        first, end = window_arg(tr, args.window)
+        p.step("counting")
+        st = analysis.analyse(tr, first, end)
+        if args.cycles:
+            p.step("counting per cycle")
+        cyc = analysis.cycles(tr, args.cycles) if args.cycles else None
     if args.json:
         print(json.dumps(summary_dict(tr, st, cyc), indent=1))
     else:
@@ -94,25 +100,31 @@ def cmd_summary(args):
 
 
 def cmd_export(args):
-    tr = decode.load(args.file)
-    base = os.path.splitext(args.file)[0]
-    if args.format == "ctf":
-        out = ctf.write(tr, args.output or base + "-ctf")
-    elif args.format == "trx":
-        out = trx.write(tr, args.output or base + ".trx")
-    else:
-        out = args.output or base + ".json"
-        with open(out, "w", encoding="utf-8") as f:
-            json.dump(export.chrome(tr), f)
+    with Steps("export", 2) as p:
+        p.step("decoding")
+        tr = decode.load(args.file)
+        base = os.path.splitext(args.file)[0]
+        p.step(f"writing {args.format}")
+        if args.format == "ctf":
+            out = ctf.write(tr, args.output or base + "-ctf")
+        elif args.format == "trx":
+            out = trx.write(tr, args.output or base + ".trx")
+        else:
+            out = args.output or base + ".json"
+            with open(out, "w", encoding="utf-8") as f:
+                json.dump(export.chrome(tr), f)
     print(out)
     return 0
 
 
 def cmd_html(args):
-    tr = decode.load(args.file)
-    out = args.output or os.path.splitext(args.file)[0] + ".html"
-    with open(out, "w", encoding="utf-8") as f:
-        f.write(html.render(tr, title=args.title or os.path.basename(args.file)))
+    with Steps("html", 2) as p:
+        p.step("decoding")
+        tr = decode.load(args.file)
+        out = args.output or os.path.splitext(args.file)[0] + ".html"
+        p.step("rendering the timeline")
+        with open(out, "w", encoding="utf-8") as f:
+            f.write(html.render(tr, title=args.title or os.path.basename(args.file)))
     print(out)
     return 0
 

@@ -25,8 +25,11 @@ TYPE_NAMES = {
 }
 # Switch reasons (lm_trace_reason_t), docs/rules.md R7.1
 REASONS = {1: "block", 2: "sleep", 3: "suspend", 4: "end", 5: "relinquish",
-           6: "slice", 7: "preemption", 8: "idle"}
-R_PREEMPT = 7
+           6: "slice", 7: "preemption", 8: "idle", 9: "preemption_own",
+           10: "suspend_isr", 11: "end_isr"}
+R_PREEMPT = 7        # (g): a more urgent thread made ready
+R_PREEMPT_OWN = 9    # (h): its own priority or threshold changed
+R_PREEMPTS = (R_PREEMPT, R_PREEMPT_OWN)  # R7.2: both are preemptions
 # Object operations (lm_trace_op_t)
 OPS = {1: "queue_send", 2: "queue_send_front", 3: "queue_receive", 4: "sem_take",
        5: "sem_give", 6: "mutex_lock", 7: "mutex_unlock", 8: "flags_set", 9: "flags_wait",

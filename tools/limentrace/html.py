@@ -67,7 +67,7 @@ function counts(t0, t1) {
   for (const r of D.recs) {
     if (r[0] < t0 || r[0] >= t1) continue;
     c.records++;
-    if (r[1] === D.types.switch) { c.switches++; if (r[2] === D.preempt) c.preemptions++; }
+    if (r[1] === D.types.switch) { c.switches++; if (D.preempt.includes(r[2])) c.preemptions++; }
     else if (r[1] === D.types.object) c.object_operations++;
     else if (r[1] === D.types.isr_enter) c.interrupts++;
     else if (r[1] === D.types.user) c.user_events++;
@@ -207,6 +207,6 @@ def render(tr, title="Limen trace"):
     data = dict(tl)
     data["recs"] = [[round(tr.us(r.t - t0), 3), r.type, r.arg] for r in tr.records]
     data["types"] = {name: code for code, name in d.TYPE_NAMES.items()}
-    data["preempt"] = d.R_PREEMPT
+    data["preempt"] = list(d.R_PREEMPTS)
     text = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
     return PAGE.replace("__TITLE__", _html.escape(title)).replace("__DATA__", text)

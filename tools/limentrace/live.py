@@ -10,10 +10,12 @@ import sys
 import time
 
 from . import analysis, decode as d, remote
+from .progress import Steps
 
 STATE_AFTER = {"block": "blocked", "sleep": "sleeping", "suspend": "suspended",
                "end": "ended", "relinquish": "ready", "slice": "ready",
-               "preemption": "ready", "idle": "ready"}
+               "preemption": "ready", "idle": "ready", "preemption_own": "ready",
+               "suspend_isr": "suspended", "end_isr": "ended"}
 
 
 def threads(tr):
@@ -73,10 +75,13 @@ def parse_gdb(text):
 
 def cmd_read(args):
     host, port = parse_gdb(args.gdb)
-    with remote.Remote(host, port) as r:
-        r.halt()
-        data = remote.read_trace(r, args.elf)
-        r.detach()
+    with Steps("read", 2) as p:
+        p.step(f"connecting to {args.gdb}")
+        with remote.Remote(host, port) as r:
+            r.halt()
+            p.step("reading the buffer")
+            data = remote.read_trace(r, args.elf)
+            r.detach()
     with open(args.output, "wb") as f:
         f.write(data)
     print(args.output)

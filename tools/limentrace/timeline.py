@@ -56,7 +56,7 @@ def build(tr):
             where = lane(("t", r.a), tr.thread_name(r.a), "thread")
         marks.append({"lane": where, "t": us(r.t), "type": d.TYPE_NAMES.get(r.type, str(r.type)),
                       "text": tr.describe(r), "index": r.index,
-                      "preemption": r.type == d.SWITCH and r.arg == d.R_PREEMPT})
+                      "preemption": r.type == d.SWITCH and r.arg in d.R_PREEMPTS})
     if current is not None and recs:
         runs.append({"lane": index[("t", current)], "t0": us(since), "t1": us(recs[-1].t),
                      "in": why_in, "out": None})

@@ -36,6 +36,13 @@ def test_counters_equal_the_kernels(run, case):
     assert st.counters["preemptions"] == kernel["preemptions"]
     assert st.operations.get("queue_receive OK") == kernel["messages"]
     assert st.operations.get("queue_send OK") == kernel["messages"]
+    # The kernel's other counters (lm_kernel_stats, docs/trace.md "Kernel
+    # statistics") count the same events as the trace's definitions.
+    for counter in ("relinquishes", "resumptions", "suspensions", "interrupts",
+                    "wait_timeouts", "slice_expiries"):
+        assert st.counters[counter] == kernel[counter], counter
+    assert kernel["relinquishes"] == js["cycles"]  # D's one relinquish a cycle
+    assert kernel["resumptions"] > 0 and kernel["suspensions"] > 0
 
 
 def preemptions_by_r7_2(tr, first, end):

@@ -113,3 +113,4 @@ def test_tables_match_the_headers():
     assert {v: n.lower() for v, n in enum("lm_trace_op").items()} == d.OPS
     reasons = enum("lm_trace_reason", "R_")
     assert sorted(reasons) == sorted(d.REASONS) and reasons[d.R_PREEMPT] == "PREEMPT"
+    assert reasons[d.R_PREEMPT_OWN] == "PREEMPT_OWN"

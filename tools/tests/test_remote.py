@@ -26,10 +26,9 @@ def free_port():
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def target():
-    bdir = _build("mps2-an386", "producer_consumer_live")
-    elf = os.path.join(bdir, "examples", "producer_consumer", "producer_consumer_live.elf")
+def _running(image):
+    bdir = _build("mps2-an386", image)
+    elf = os.path.join(bdir, "examples", "producer_consumer", f"{image}.elf")
     port = free_port()
     qemu = subprocess.Popen(QEMU[:-1] + ["-gdb", f"tcp:127.0.0.1:{port}", "-kernel", elf],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -46,6 +45,17 @@ def target():
     finally:
         qemu.kill()
         qemu.wait()
+
+
+@pytest.fixture(scope="module")
+def target():
+    yield from _running("producer_consumer_live")
+
+
+@pytest.fixture(scope="module")
+def target_notrace():
+    """The same experiment on a kernel without the event recorder."""
+    yield from _running("producer_consumer_live_notrace")
 
 
 def test_snapshot_of_a_running_target(target):
@@ -97,7 +107,24 @@ def test_gdb_thread_awareness(target):
     """tools/gdb/limen_gdb.py in gdb-multiarch against the running target:
     the thread list, and a blocked thread's backtrace from its saved
     context (a consumer blocked in lm_queue_receive, called from its loop)."""
-    elf, port = target
+    _thread_awareness(*target)
+
+
+@pytest.mark.skipif(shutil.which("gdb-multiarch") is None,
+                    reason="no gdb-multiarch (apt-get install gdb-multiarch)")
+def test_gdb_thread_awareness_without_trace(target_notrace):
+    """The same on an image without the event recorder: the threads come
+    from the kernel's own list (lmk.live)."""
+    elf, _ = target_notrace
+    from elftools.elf.elffile import ELFFile  # pylint: disable=import-outside-toplevel
+    with open(elf, "rb") as f:
+        symbols = ELFFile(f).get_section_by_name(".symtab")
+        assert symbols.get_symbol_by_name("lm_kernel_start")
+        assert not symbols.get_symbol_by_name("lmk_trace")  # no recorder in this image
+    _thread_awareness(*target_notrace)
+
+
+def _thread_awareness(elf, port):
     # A ready producer preempted at the unlock just after a send's wake
     # (the compiler's out-of-line tail of the inlined send) unwinds only
     # to lm_queue_send: gdb stops there (docs/trace.md). Such a moment is

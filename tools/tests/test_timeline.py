@@ -45,7 +45,7 @@ def test_lanes_marks_runs(page_of):
     assert lanes == ["idle", "A", "B", "C", "D"] == [ln["name"] for ln in tl["lanes"]]
     marks = page.locator("line.mark").count()
     assert marks == len(tr.records) == len(tl["marks"])
-    preempt = sum(1 for r in tr.records if r.type == d.SWITCH and r.arg == d.R_PREEMPT)
+    preempt = sum(1 for r in tr.records if r.type == d.SWITCH and r.arg in d.R_PREEMPTS)
     assert page.locator("line.mark.preemption").count() == preempt > 0
     assert page.locator("line.mark.switch").count() == sum(
         1 for r in tr.records if r.type == d.SWITCH)
