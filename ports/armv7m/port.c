@@ -763,7 +763,12 @@ static void tickless_expired(void)
 {
     LM_SCB_ICSR = LM_SCB_ICSR_PENDSTCLR;
     port.tick_events++;
-    if (LM_SYST_RVR == 0u) {
+    /* It stands at 0 if it expired with RVR at 0, even when RVR has been
+     * set since: the idle thread, awake, writes the periodic reload right
+     * after its look at the counter, and the period can end in between.
+     * The counter has then read RVR 0 at its expiry and stopped, and QEMU
+     * restarts a stopped counter only on an enable, not on a new RVR. */
+    if (LM_SYST_RVR == 0u || LM_SYST_CVR == 0u) {
         systick_restart(TICK_COUNTS, TICK_COUNTS - 1u); /* it stood at 0 */
     } /* else it went on with the periodic tick: nothing lost */
     lm_tick_t n = port.period_ticks - port.announced;
