@@ -80,9 +80,11 @@ static lm_thread_t *subtree_min(lm_thread_t *x)
     }
 }
 
-/* Context: any. Lock: held. Cost: at most 2B+2 trie steps (B+1 down the
- * path of t's priority, B down the subtree of the nearest less urgent keys).
- * t goes after every waiter of its priority (R8.2). */
+/* Context: any. Lock: held. Cost: at most 2B trie nodes visited: B+1 down
+ * the path of t's priority when it is present; else at most B on the path
+ * (a node at depth B there would hold p) and B down the subtree of the
+ * nearest less urgent keys. t goes after every waiter of its priority
+ * (R8.2). */
 void lmk_waitq_push_back(struct lm_waitq *wq, lm_thread_t *t)
 {
     lm_thread_t *head = wq->head;
@@ -168,7 +170,8 @@ static lm_thread_t *trie_cut(lm_thread_t *t)
     return x;
 }
 
-/* Context: any. Lock: held. Cost: at most 2B+1 trie steps. Any waiter,
+/* Context: any. Lock: held. Cost: at most 2B+1 trie nodes visited (B+1 to
+ * find the leader's link, B down to the leaf that replaces it). Any waiter,
  * from anywhere in the queue (a wake, a timeout, an abort, a change of
  * priority); the others keep their order. */
 void lmk_waitq_remove(struct lm_waitq *wq, lm_thread_t *t)

@@ -1237,7 +1237,7 @@ def main():
                    help="rewrite README's footprint table, CAVEATS' figure and "
                         "docs/measuring.md's row")
     z.set_defaults(fn=cmd_size)
-    sz = sub.add_parser("sizes", help="control-block sizes at 32/256/1024 priorities")
+    sz = sub.add_parser("sizes", help="control-block sizes, both wait-queue representations")
     sz.add_argument("--check", metavar="DOC", help="fail if DOC's table differs")
     sz.set_defaults(fn=cmd_sizes)
     li = sub.add_parser("lint", help="cppcheck and clang-tidy on the kernel")

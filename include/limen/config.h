@@ -29,10 +29,13 @@
  * bytes in every semaphore, mutex, message queue and pool (132 at 32
  * priorities, 264 at 64); every operation is one or two bit scans.
  * 1: compact, two pointers whatever P: the waiters on one sorted ring, the
- * first of each priority in a bitwise trie over the priority's bits; an
- * insertion or removal walks at most 2*log2(P)+2 trie nodes (13 at 32
- * priorities, 15 at 64), never more with more waiters. Costs 12 bytes per
- * thread. Default: compact above 32 priorities, where the table doubles. */
+ * first of each priority in a bitwise trie over the priority's B =
+ * ceil(log2(P)) bits; an insertion visits at most 2B trie nodes, a removal
+ * 2B+1 (10 and 11 at 32 priorities, 12 and 13 at 64), never more with more
+ * waiters, and the first waiter is one load. Costs 12 bytes per thread.
+ * Default: compact above 32 priorities, where the table would double; at 32
+ * and below the table's bit scans are the cheaper (docs/design.md, "Wait
+ * queues", has the measurements). */
 #ifndef LM_CFG_WAIT_QUEUE_COMPACT
 #define LM_CFG_WAIT_QUEUE_COMPACT (LM_CFG_PRIORITIES > 32)
 #endif

@@ -9,8 +9,8 @@
  *   init         O(P/32) words cleared   2 pointers cleared
  *   empty        O(1)                    O(1)
  *   first        O(1): 1-2 bit scans     O(1): the head
- *   push_back    O(1)                    at most 2B+2 trie steps
- *   remove       O(1)                    at most 2B+1 trie steps
+ *   push_back    O(1)                    at most 2B trie nodes visited
+ *   remove       O(1)                    at most 2B+1 trie nodes visited
  *
  * In both, no cost depends on the number of waiters: with B fixed by the
  * configuration (5 at 32 priorities, 6 at 64), the compact bounds are
