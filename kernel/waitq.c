@@ -85,19 +85,9 @@ static lm_thread_t *subtree_min(lm_thread_t *x)
  * (a node at depth B there would hold p) and B down the subtree of the
  * nearest less urgent keys. t goes after every waiter of its priority
  * (R8.2). */
-void lmk_waitq_push_back(struct lm_waitq *wq, lm_thread_t *t)
+void lmk_waitq_push_back_slow(struct lm_waitq *wq, lm_thread_t *t)
 {
-    lm_thread_t *head = wq->head;
-    if (head == NULL) { /* the usual case: the first waiter */
-        t->qlink.next = &t->qlink;
-        t->qlink.prev = &t->qlink;
-        t->wq_child[0] = NULL;
-        t->wq_child[1] = NULL;
-        t->wq_last = t;
-        wq->head = t;
-        wq->root = t;
-        return;
-    }
+    lm_thread_t *head = wq->head; /* not NULL: waitq.h took the empty queue */
     unsigned p = t->prio;
     lm_thread_t **link = &wq->root;
     lm_thread_t *x = wq->root;
@@ -174,8 +164,9 @@ static lm_thread_t *trie_cut(lm_thread_t *t)
  * find the leader's link, B down to the leaf that replaces it). Any waiter,
  * from anywhere in the queue (a wake, a timeout, an abort, a change of
  * priority); the others keep their order. */
-void lmk_waitq_remove(struct lm_waitq *wq, lm_thread_t *t)
+void lmk_waitq_remove_slow(struct lm_waitq *wq, lm_thread_t *t)
 {
+    /* t is not alone (waitq.h): next != t. */
     lm_thread_t *next = ring_next(t);
     if (t->wq_last == NULL) {
         /* Not a leader. If t ends its group (the next waiter leads another
@@ -195,7 +186,7 @@ void lmk_waitq_remove(struct lm_waitq *wq, lm_thread_t *t)
             *link = trie_cut(t);
         }
         if (wq->head == t) {
-            wq->head = (next != t) ? next : NULL;
+            wq->head = next;
         }
     }
     t->qlink.prev->next = t->qlink.next;

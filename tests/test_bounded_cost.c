@@ -697,13 +697,14 @@ LMT_CASE(many_waiter_ops_cost_independent_of_waiters)
             }
         }
 #if LM_CFG_WAIT_QUEUE_COMPACT
-        /* Compact wait queues: waking the first waiter of distinct
-         * priorities moves a trie leaf into its place, at most B levels
-         * down (kernel/waitq.c), a handful of blocks each: bounded by the
-         * configuration, not by the waiters (4 blocks a level is the
-         * bound the instrumented build shows). */
+        /* Compact wait queues: a lone waiter leaves inline (waitq.h), the
+         * others through waitq.c. Waking the first of distinct priorities
+         * visits at most 2B trie nodes more than handing a leader's place
+         * to a peer (one priority, 4 waiters), a handful of blocks each:
+         * bounded by the configuration, never by the waiters (4 blocks a
+         * node is the bound the instrumented build shows). */
         for (unsigned i = 1; i < 3u; i++) {
-            LMT_CHECK(r[0][i].max_blocks <= r[0][0].max_blocks + 4u * WQ_BITS);
+            LMT_CHECK(r[0][i].max_blocks <= r[1][1].max_blocks + 4u * 2u * WQ_BITS);
         }
 #else
         LMT_EQ(r[0][1].max_blocks, r[0][0].max_blocks);
@@ -711,7 +712,9 @@ LMT_CASE(many_waiter_ops_cost_independent_of_waiters)
 #endif
         LMT_EQ(r[1][2].max_blocks, r[1][1].max_blocks);
         LMT_EQ(r[1][0].max_blocks, r[0][0].max_blocks);
+#if !LM_CFG_WAIT_QUEUE_COMPACT
         LMT_CHECK(r[1][1].max_blocks <= r[0][0].max_blocks);
+#endif
     }
 }
 

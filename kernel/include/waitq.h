@@ -26,8 +26,39 @@
 
 #if LM_CFG_WAIT_QUEUE_COMPACT
 
-void lmk_waitq_push_back(struct lm_waitq *wq, lm_thread_t *t);
-void lmk_waitq_remove(struct lm_waitq *wq, lm_thread_t *t);
+/* The general cases (waitq.c): a queue that has waiters already, a waiter
+ * that is not alone. */
+void lmk_waitq_push_back_slow(struct lm_waitq *wq, lm_thread_t *t);
+void lmk_waitq_remove_slow(struct lm_waitq *wq, lm_thread_t *t);
+
+/* Inline: the first waiter of a queue, and the last to leave it, are most
+ * waits (a producer and a consumer; an interrupt and a thread): no walk. */
+static inline void lmk_waitq_push_back(struct lm_waitq *wq, lm_thread_t *t)
+{
+    if (wq->head != NULL) {
+        lmk_waitq_push_back_slow(wq, t);
+        return;
+    }
+    t->qlink.next = &t->qlink;
+    t->qlink.prev = &t->qlink;
+    t->wq_child[0] = NULL;
+    t->wq_child[1] = NULL;
+    t->wq_last = t;
+    wq->head = t;
+    wq->root = t;
+}
+
+static inline void lmk_waitq_remove(struct lm_waitq *wq, lm_thread_t *t)
+{
+    if (t->qlink.next != &t->qlink) {
+        lmk_waitq_remove_slow(wq, t);
+        return;
+    }
+    wq->head = NULL;
+    wq->root = NULL;
+    t->qlink.next = NULL;
+    t->qlink.prev = NULL;
+}
 
 static inline void lmk_waitq_init(struct lm_waitq *wq)
 {
