@@ -82,14 +82,34 @@ static lm_thread_t *subtree_min(lm_thread_t *x)
 
 /* Context: any. Lock: held. Cost: at most 2B trie nodes visited: B+1 down
  * the path of t's priority when it is present; else at most B on the path
- * (a node at depth B there would hold p) and B down the subtree of the
- * nearest less urgent keys. t goes after every waiter of its priority
- * (R8.2). */
+ * (a node at depth B there would hold p), and, unless p goes at an end of
+ * the list, B down the subtree of the nearest less urgent keys. t goes
+ * after every waiter of its priority (R8.2). */
 void lmk_waitq_push_back_slow(struct lm_waitq *wq, lm_thread_t *t)
 {
     lm_thread_t *head = wq->head; /* not NULL: waitq.h took the empty queue */
     unsigned p = t->prio;
     lm_thread_t **link = &wq->root;
+    lm_thread_t *tail = LMK_CONTAINER_OF(head->qlink.prev, lm_thread_t, qlink);
+    if (p < head->prio || p > tail->prio) {
+        /* More urgent than every waiter, or less: a new priority at an end
+         * of the list, no group or successor to look for; only the trie
+         * leaf where p's path ends (at most B nodes). */
+        unsigned sh = LMK_WAITQ_BITS;
+        while (*link != NULL) {
+            sh--;
+            link = &(*link)->wq_child[(p >> sh) & 1u];
+        }
+        *link = t;
+        t->wq_child[0] = NULL;
+        t->wq_child[1] = NULL;
+        t->wq_last = t;
+        link_before(t, head);
+        if (p < head->prio) {
+            wq->head = t;
+        }
+        return;
+    }
     lm_thread_t *x = wq->root;
     /* On the way down: the nearest less urgent leader seen on the path, and
      * the deepest subtree to the right of the path, whose keys are all
@@ -126,14 +146,9 @@ void lmk_waitq_push_back_slow(struct lm_waitq *wq, lm_thread_t *t)
     t->wq_child[0] = NULL;
     t->wq_child[1] = NULL;
     t->wq_last = t;
-    if (succ == NULL) {
-        link_before(t, head); /* least urgent of all: the ring's tail */
-    } else {
-        link_before(t, succ);
-        if (succ == head) {
-            wq->head = t;
-        }
-    }
+    /* p lies strictly between the head's priority and the tail's, so a
+     * less urgent leader exists (succ, not NULL) and the head stays. */
+    link_before(t, succ);
 }
 
 /* What takes the place of leader t, whose group empties, in the trie: a
