@@ -33,9 +33,10 @@
  * ceil(log2(P)) bits; an insertion visits at most 2B trie nodes, a removal
  * 2B+1 (10 and 11 at 32 priorities, 12 and 13 at 64), never more with more
  * waiters, and the first waiter is one load. Costs 12 bytes per thread.
- * Default: compact above 32 priorities, where the table would double; at 32
- * and below the table's bit scans are the cheaper (docs/design.md, "Wait
- * queues", has the measurements). */
+ * Default: compact above 32 priorities, where the table would double and
+ * is the slower on most waits; at 32 and below the table, which keeps a
+ * newcomer's blocking take among other waiters at its cheapest and the code
+ * smaller (docs/design.md, "Wait queues", has the measurements). */
 #ifndef LM_CFG_WAIT_QUEUE_COMPACT
 #define LM_CFG_WAIT_QUEUE_COMPACT (LM_CFG_PRIORITIES > 32)
 #endif
