@@ -45,7 +45,7 @@ lm_status_t lm_mutex_create(lm_mutex_t *m, unsigned options)
     lm_irqstate_t s = lm_port_irq_lock();
     lm_status_t st = lmk_create_check_locked(LMK_MAGIC_OF(m), LM_MAGIC_MUTEX);
     if (st == LM_OK) {
-        lmk_prioq_init(&m->waiters);
+        lmk_waitq_init(&m->waiters);
         m->held_link.next = NULL;
         m->held_link.prev = NULL;
         m->owner = NULL;
@@ -91,7 +91,7 @@ static bool mutex_rekey_locked(lm_mutex_t *m)
     }
     unsigned key = LMK_PRIO_NONE;
     if ((m->options & LM_MUTEX_INHERIT) != 0u) {
-        key = lmk_prioq_best_prio(&m->waiters);
+        key = lmk_waitq_best_prio(&m->waiters);
     }
     if (key == m->key) {
         return false;
@@ -200,7 +200,7 @@ static void mutex_hand_over_locked(lm_mutex_t *m, lm_status_t status)
     if (w == NULL) {
         return;
     }
-    lmk_prioq_remove(&m->waiters, &w->qlink, w->prio);
+    lmk_waitq_remove(&m->waiters, w);
     mutex_acquire_locked(m, w);
     (void)mutex_rekey_locked(m); /* it inherits from those still waiting */
     lmk_wait_finish_locked(w, status);
@@ -385,7 +385,7 @@ static void mutex_release_next_locked(lm_thread_t *t)
     if (!lmk_list_empty(&t->held)) {
         lm_mutex_t *m = LMK_CONTAINER_OF(t->held.next, lm_mutex_t, held_link);
         mutex_release_locked(m, t);
-        if (lmk_prioq_empty(&m->waiters)) {
+        if (lmk_waitq_empty(&m->waiters)) {
             m->abandoned = 1u; /* the next lock says so (R5.6) */
         } else {
             mutex_hand_over_locked(m, LM_ERR_ABANDONED);

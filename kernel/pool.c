@@ -29,7 +29,7 @@ lm_status_t lm_pool_create(lm_pool_t *p, void *buffer, size_t buffer_size,
     lm_irqstate_t s = lm_port_irq_lock();
     lm_status_t st = lmk_create_check_locked(LMK_MAGIC_OF(p), LM_MAGIC_POOL);
     if (st == LM_OK) {
-        lmk_prioq_init(&p->waiters);
+        lmk_waitq_init(&p->waiters);
         p->buffer = (uint8_t *)buffer;
         p->block_size = (uint32_t)bs;
         p->block_count = (uint32_t)count;
@@ -108,7 +108,7 @@ lm_status_t lm_pool_free(lm_pool_t *p, void *block)
     lm_thread_t *w = lmk_first_waiter(&p->waiters);
     if (w != NULL) {
         *(void **)w->wait_data = blk;
-        lmk_prioq_remove(&p->waiters, &w->qlink, w->prio);
+        lmk_waitq_remove(&p->waiters, w);
         lmk_wait_finish_locked(w, LM_OK);
     } else {
         blk[0] = p->free_list;

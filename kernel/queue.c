@@ -25,7 +25,7 @@ lm_status_t lm_queue_create(lm_queue_t *q, void *buffer, size_t msg_size, size_t
     lm_irqstate_t s = lm_port_irq_lock();
     lm_status_t st = lmk_create_check_locked(LMK_MAGIC_OF(q), LM_MAGIC_QUEUE);
     if (st == LM_OK) {
-        lmk_prioq_init(&q->waiters);
+        lmk_waitq_init(&q->waiters);
         q->buffer = (uint8_t *)buffer;
         q->end = q->buffer + msg_size * capacity;
         q->read = q->buffer;
@@ -141,12 +141,12 @@ static __attribute__((always_inline)) inline lm_status_t queue_send(lm_queue_t *
         lm_port_irq_unlock(s);
         return LMK_FAIL(refused);
     }
-    if (!lmk_prioq_empty(&q->waiters)) {
+    if (!lmk_waitq_empty(&q->waiters)) {
         lm_thread_t *w = lmk_first_waiter(&q->waiters);
         if ((w->wait_opt & QWAIT_SEND) == 0u) {
             /* A receiver waits: the message goes straight to it. */
             msg_copy(w->wait_data, msg, q->msg_size);
-            lmk_prioq_remove(&q->waiters, &w->qlink, w->prio);
+            lmk_waitq_remove(&q->waiters, w);
             lmk_wait_finish_inline_locked(w, LM_OK);
             lm_port_irq_unlock(s);
             return LM_OK;
@@ -192,7 +192,7 @@ static bool admit_sender_locked(lm_queue_t *q)
         return false;
     }
     put_locked(q, w->wait_data, (w->wait_opt & QWAIT_FRONT) != 0u);
-    lmk_prioq_remove(&q->waiters, &w->qlink, w->prio);
+    lmk_waitq_remove(&q->waiters, w);
     lmk_wait_finish_locked(w, LM_OK);
     return true;
 }
@@ -212,7 +212,7 @@ lm_status_t lmk_queue_receive(lm_queue_t *q, void *buf, size_t size, lm_tick_t t
         get_locked(q, buf);
         /* With messages queued, a waiter can only be a sender (the head
          * comment): no scan when none waits. */
-        if (!lmk_prioq_empty(&q->waiters)) {
+        if (!lmk_waitq_empty(&q->waiters)) {
             (void)admit_sender_locked(q);
         }
         lm_port_irq_unlock(s);
@@ -225,7 +225,7 @@ lm_status_t lmk_queue_receive(lm_queue_t *q, void *buf, size_t size, lm_tick_t t
          * here would leave a receiver queued behind senders that the flush
          * can then no longer admit, and both sides would wait forever. */
         msg_copy(buf, w->wait_data, q->msg_size);
-        lmk_prioq_remove(&q->waiters, &w->qlink, w->prio);
+        lmk_waitq_remove(&q->waiters, w);
         lmk_wait_finish_locked(w, LM_OK);
         lm_port_irq_unlock(s);
         return lmk_trace_obj(LM_TRACE_QUEUE_RECEIVE, q, LM_OK);

@@ -169,14 +169,15 @@ void lmk_thread_move_prio_locked(lm_thread_t *t, unsigned prio)
         break;
     case LM_THREAD_BLOCKED:
         if (t->wait_kind == LMK_WAIT_PRIOQ || t->wait_kind == LMK_WAIT_MUTEX) {
-            struct lm_prioq *wq = (struct lm_prioq *)t->wait_obj;
+            struct lm_waitq *wq = (struct lm_waitq *)t->wait_obj;
 #if LM_CFG_MUTEX
             if (t->wait_kind == LMK_WAIT_MUTEX) {
                 wq = &((lm_mutex_t *)t->wait_obj)->waiters;
             }
 #endif
-            lmk_prioq_remove(wq, &t->qlink, t->prio);
-            lmk_prioq_push_back(wq, &t->qlink, prio);
+            lmk_waitq_remove(wq, t);
+            t->prio = (uint16_t)prio; /* its key in the queue (waitq.h) */
+            lmk_waitq_push_back(wq, t);
         }
         t->prio = (uint16_t)prio;
         break;

@@ -11,7 +11,7 @@ lm_status_t lm_sem_create(lm_sem_t *s, uint32_t initial, uint32_t max)
     lm_irqstate_t st = lm_port_irq_lock();
     lm_status_t r = lmk_create_check_locked(LMK_MAGIC_OF(s), LM_MAGIC_SEM);
     if (r == LM_OK) {
-        lmk_prioq_init(&s->waiters);
+        lmk_waitq_init(&s->waiters);
         s->count = initial;
         s->max = max;
         lmk_create_publish_locked(LMK_MAGIC_OF(s), LM_MAGIC_SEM);

@@ -30,7 +30,7 @@ void lmk_block_current_locked(uint8_t kind, void *obj, lm_tick_t timeout)
 /* Context: thread. Lock: held. Blocks: when the caller unlocks. Cost: O(1).
  * lmk_block_current_locked and the join of the wait queue in one frame:
  * every blocking send, receive, take and lock comes this way. */
-void lmk_wait_prioq_locked(struct lm_prioq *wq, uint8_t kind, void *obj,
+void lmk_wait_prioq_locked(struct lm_waitq *wq, uint8_t kind, void *obj,
                            lm_tick_t timeout)
 {
     lm_thread_t *cur = lmk.current;
@@ -40,7 +40,7 @@ void lmk_wait_prioq_locked(struct lm_prioq *wq, uint8_t kind, void *obj,
     cur->wait_obj = obj;
     cur->wait_status = LM_OK;
     lmk_sched_leave_body_locked(cur, LM_THREAD_BLOCKED);
-    lmk_prioq_push_back(wq, &cur->qlink, cur->prio);
+    lmk_waitq_push_back(wq, cur);
     if (timeout != LM_WAIT_FOREVER) {
         lmk_timeout_arm_locked(&cur->timeout, timeout);
     }
@@ -60,12 +60,12 @@ static inline void wait_unlink_object_locked(lm_thread_t *t)
 {
     switch (t->wait_kind) {
     case LMK_WAIT_PRIOQ:
-        lmk_prioq_remove((struct lm_prioq *)t->wait_obj, &t->qlink, t->prio);
+        lmk_waitq_remove((struct lm_waitq *)t->wait_obj, t);
         break;
 #if LM_CFG_MUTEX
     case LMK_WAIT_MUTEX: {
         lm_mutex_t *m = (lm_mutex_t *)t->wait_obj;
-        lmk_prioq_remove(&m->waiters, &t->qlink, t->prio);
+        lmk_waitq_remove(&m->waiters, t);
         t->wait_kind = LMK_WAIT_NONE;
         lmk_mutex_waiter_left_locked(m);
         break;
@@ -107,11 +107,11 @@ void lmk_wait_expire_locked(lm_thread_t *t)
 }
 
 /* Context: any. Lock: held. Cost: O(1). */
-lm_thread_t *lmk_wake_first_locked(struct lm_prioq *wq, lm_status_t status)
+lm_thread_t *lmk_wake_first_locked(struct lm_waitq *wq, lm_status_t status)
 {
     lm_thread_t *t = lmk_first_waiter(wq);
     if (t != NULL) {
-        lmk_prioq_remove(wq, &t->qlink, t->prio);
+        lmk_waitq_remove(wq, t);
         lmk_wait_finish_inline_locked(t, status);
     }
     return t;
@@ -121,7 +121,7 @@ lm_thread_t *lmk_wake_first_locked(struct lm_prioq *wq, lm_status_t status)
  * Cost: O(1) per masked step, O(waiters) total.
  * Between steps, interrupts see some waiters woken and some not (R9.1); no
  * other thread runs until the last step (lmk_walk_begin_locked). */
-void lmk_delete_wake_all(struct lm_prioq *wq, uint32_t *magic)
+void lmk_delete_wake_all(struct lm_waitq *wq, uint32_t *magic)
 {
     for (;;) {
         lm_irqstate_t s = lm_port_irq_lock();

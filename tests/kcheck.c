@@ -230,6 +230,163 @@ static bool check_prioq(const struct lm_prioq *q, enum ring_role role, const voi
     return true;
 }
 
+/* The waiters of wq in wake order into out[] (at most max); their number,
+ * or max + 1 if the queue holds more (a broken ring). */
+static unsigned waitq_list(const struct lm_waitq *wq, const lm_thread_t **out, unsigned max)
+{
+    unsigned n = 0;
+#if LM_CFG_WAIT_QUEUE_COMPACT
+    const lm_thread_t *h = wq->head;
+    if (h == NULL) {
+        return 0;
+    }
+    const lm_thread_t *t = h;
+    do {
+        if (n == max || t->qlink.next == NULL) {
+            return max + 1u;
+        }
+        out[n++] = t;
+        t = LMK_CONTAINER_OF(t->qlink.next, lm_thread_t, qlink);
+    } while (t != h);
+#else
+    for (unsigned p = 0; p < LM_CFG_PRIORITIES; p++) {
+        if (!prioset_has(&wq->table.busy, p)) {
+            continue;
+        }
+        const struct lm_dnode *h = wq->table.ring[p];
+        const struct lm_dnode *d = h;
+        do {
+            if (n == max || d == NULL) {
+                return max + 1u;
+            }
+            out[n++] = LMK_CONTAINER_OF(d, lm_thread_t, qlink);
+            d = d->next;
+        } while (d != h);
+    }
+#endif
+    return n;
+}
+
+#if LM_CFG_WAIT_QUEUE_COMPACT
+/* B of kernel/waitq.c: the bits of a priority. */
+static unsigned waitq_bits(void)
+{
+    unsigned b = 0;
+    while ((1u << b) < (unsigned)LM_CFG_PRIORITIES) {
+        b++;
+    }
+    return b;
+}
+
+/* The trie under x, at `depth` below the root along `prefix` (the bits of
+ * the path, most significant first): each node a leader of this queue
+ * (in[]) whose key starts with the path, no deeper than B. Counts nodes. */
+static bool trie_ok(const lm_thread_t *x, unsigned depth, unsigned prefix,
+                    const lm_thread_t *const *in, unsigned nin, unsigned *nodes,
+                    const char *what)
+{
+    if (x == NULL) {
+        return true;
+    }
+    unsigned bits = waitq_bits();
+    bool member = false;
+    for (unsigned i = 0; i < nin; i++) {
+        member = member || in[i] == x;
+    }
+    if (!member || x->wq_last == NULL) {
+        return fail("K1 %s: trie node %s is not a leader of this queue", what, tn(x));
+    }
+    if (depth > bits || (depth != 0u && ((unsigned)x->prio >> (bits - depth)) != prefix)) {
+        return fail("K1 %s: trie node %s (priority %u) at depth %u off its path", what,
+                    tn(x), x->prio, depth);
+    }
+    if (++*nodes > nin) {
+        return fail("K1 %s: the trie has more nodes than the queue has waiters", what);
+    }
+    return trie_ok(x->wq_child[0], depth + 1u, prefix << 1, in, nin, nodes, what) &&
+           trie_ok(x->wq_child[1], depth + 1u, (prefix << 1) | 1u, in, nin, nodes, what);
+}
+
+/* K1 for a compact wait queue's own structure: sorted ring, leaders and
+ * their wq_last, and a trie holding exactly the leaders. */
+static bool check_compact(const struct lm_waitq *wq, const lm_thread_t *const *in,
+                          unsigned n, const char *what)
+{
+    if ((wq->head == NULL) != (wq->root == NULL)) {
+        return fail("K1 %s: head and trie root disagree on emptiness", what);
+    }
+    unsigned leaders = 0;
+    for (unsigned i = 0; i < n; i++) {
+        const lm_thread_t *t = in[i];
+        const lm_thread_t *nx = in[(i + 1u) % n];
+        if (t->qlink.next->prev != &t->qlink) {
+            return fail("K1 %s: ring broken at %s", what, tn(t));
+        }
+        if (i + 1u < n && nx->prio < t->prio) {
+            return fail("K1 %s: %s (priority %u) before %s (priority %u)", what, tn(t),
+                        t->prio, tn(nx), nx->prio);
+        }
+        bool leads = i == 0u || in[i - 1u]->prio != t->prio;
+        if (leads != (t->wq_last != NULL)) {
+            return fail("K1 %s: %s %s its priority but wq_last says otherwise", what, tn(t),
+                        leads ? "leads" : "does not lead");
+        }
+        if (leads) {
+            leaders++;
+            unsigned j = i;
+            while (j + 1u < n && in[j + 1u]->prio == t->prio) {
+                j++;
+            }
+            if (t->wq_last != in[j]) {
+                return fail("K1 %s: leader %s names %s its last, not %s", what, tn(t),
+                            tn(t->wq_last), tn(in[j]));
+            }
+        }
+    }
+    unsigned nodes = 0;
+    if (!trie_ok(wq->root, 0u, 0u, in, n, &nodes, what)) {
+        return false;
+    }
+    if (nodes != leaders) {
+        return fail("K1 %s: the trie holds %u of %u leaders", what, nodes, leaders);
+    }
+    return true;
+}
+#endif
+
+/* K1-K3 for one wait queue. */
+static bool check_waitq(const struct lm_waitq *wq, enum ring_role role, const void *obj,
+                        const char *what)
+{
+#if LM_CFG_WAIT_QUEUE_COMPACT
+    const lm_thread_t *in[LMT_MAX_THREADS + 1u];
+    unsigned n = waitq_list(wq, in, w.nthread + 1u);
+    if (n > w.nthread + 1u) {
+        return fail("K1 %s: ring broken or longer than the number of threads", what);
+    }
+    if (!check_compact(wq, in, n, what)) {
+        return false;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        const lm_thread_t *t = in[i];
+        int k = thread_index(t);
+        if (k < 0) {
+            return fail("K1 %s: holds a thread the test does not know", what);
+        }
+        w.places[k]++;
+        uint8_t kind = role == ROLE_MUTEX ? LMK_WAIT_MUTEX : LMK_WAIT_PRIOQ;
+        if (t->state != LM_THREAD_BLOCKED || t->wait_kind != kind || t->wait_obj != obj) {
+            return fail("K3 %s: %s is queued but has state %u, wait_kind %u and "
+                        "wait_obj %s", what, tn(t), t->state, t->wait_kind,
+                        t->wait_obj == obj ? "this object" : "another object");
+        }
+    }
+    return true;
+#else
+    return check_prioq(&wq->table, role, obj, what);
+#endif
+}
+
 #if LM_CFG_FLAGS
 /* K1, K3 for one flags list (FIFO with a sentinel). */
 static bool check_flags_list(const lm_flags_t *f, const struct lm_dnode *head,
@@ -274,7 +431,7 @@ static bool check_objects(bool settled)
     for (unsigned i = 0; i < w.nsem; i++) {
         const lm_sem_t *s = w.sem[i];
         (void)snprintf(what, sizeof what, "sem%u", i);
-        if (!check_prioq(&s->waiters, ROLE_PRIOQ, &s->waiters, what)) {
+        if (!check_waitq(&s->waiters, ROLE_PRIOQ, &s->waiters, what)) {
             return false;
         }
         bool del = KC_DELETED(s, LM_MAGIC_SEM);
@@ -282,11 +439,11 @@ static bool check_objects(bool settled)
             return fail("K6 %s: count %u above max %u", what, (unsigned)s->count,
                         (unsigned)s->max);
         }
-        if (s->count != 0u && !lmk_prioq_empty(&s->waiters)) {
+        if (s->count != 0u && !lmk_waitq_empty(&s->waiters)) {
             return fail("K6 %s: count %u with %s waiting", what, (unsigned)s->count,
                         tn(lmk_first_waiter(&s->waiters)));
         }
-        if (settled && del && !lmk_prioq_empty(&s->waiters)) {
+        if (settled && del && !lmk_waitq_empty(&s->waiters)) {
             return fail("S1 %s: deleted, %s still waits on it", what,
                         tn(lmk_first_waiter(&s->waiters)));
         }
@@ -296,7 +453,7 @@ static bool check_objects(bool settled)
     for (unsigned i = 0; i < w.nqueue; i++) {
         const lm_queue_t *q = w.queue[i];
         (void)snprintf(what, sizeof what, "queue%u", i);
-        if (!check_prioq(&q->waiters, ROLE_PRIOQ, &q->waiters, what)) {
+        if (!check_waitq(&q->waiters, ROLE_PRIOQ, &q->waiters, what)) {
             return false;
         }
         bool del = KC_DELETED(q, LM_MAGIC_QUEUE);
@@ -312,25 +469,19 @@ static bool check_objects(bool settled)
                         (unsigned)q->count, rd, wr, (unsigned)q->capacity);
         }
         const lm_thread_t *first = lmk_first_waiter(&q->waiters);
-        for (unsigned p = 0; p < LM_CFG_PRIORITIES; p++) {
-            if (!prioset_has(&q->waiters.busy, p)) {
-                continue;
+        const lm_thread_t *in[LMT_MAX_THREADS + 1u];
+        unsigned nin = waitq_list(&q->waiters, in, LMT_MAX_THREADS + 1u);
+        for (unsigned k = 0; k < nin; k++) {
+            const lm_thread_t *t = in[k];
+            bool sender = (t->wait_opt & KC_QWAIT_SEND) != 0u;
+            if (!sender && q->count != 0u) {
+                return fail("K6 %s: receiver %s waits while %u messages are queued", what,
+                            tn(t), (unsigned)q->count);
             }
-            const struct lm_dnode *h = q->waiters.ring[p];
-            const struct lm_dnode *n = h;
-            do {
-                const lm_thread_t *t = LMK_CONTAINER_OF(n, lm_thread_t, qlink);
-                bool sender = (t->wait_opt & KC_QWAIT_SEND) != 0u;
-                if (!sender && q->count != 0u) {
-                    return fail("K6 %s: receiver %s waits while %u messages are queued", what,
-                                tn(t), (unsigned)q->count);
-                }
-                if (settled && !del && sender && q->count < q->capacity) {
-                    return fail("S2 %s: sender %s waits while the queue has room (%u/%u)",
-                                what, tn(t), (unsigned)q->count, (unsigned)q->capacity);
-                }
-                n = n->next;
-            } while (n != h);
+            if (settled && !del && sender && q->count < q->capacity) {
+                return fail("S2 %s: sender %s waits while the queue has room (%u/%u)",
+                            what, tn(t), (unsigned)q->count, (unsigned)q->capacity);
+            }
         }
         if (settled && del && first != NULL) {
             return fail("S1 %s: deleted, %s still waits on it", what, tn(first));
@@ -341,7 +492,7 @@ static bool check_objects(bool settled)
     for (unsigned i = 0; i < w.npool; i++) {
         const lm_pool_t *p = w.pool[i];
         (void)snprintf(what, sizeof what, "pool%u", i);
-        if (!check_prioq(&p->waiters, ROLE_PRIOQ, &p->waiters, what)) {
+        if (!check_waitq(&p->waiters, ROLE_PRIOQ, &p->waiters, what)) {
             return false;
         }
         bool del = KC_DELETED(p, LM_MAGIC_POOL);
@@ -362,11 +513,11 @@ static bool check_objects(bool settled)
                         (unsigned)p->free_count, (unsigned)len,
                         (unsigned)(p->block_count - p->fresh));
         }
-        if (p->free_count != 0u && !lmk_prioq_empty(&p->waiters)) {
+        if (p->free_count != 0u && !lmk_waitq_empty(&p->waiters)) {
             return fail("K6 %s: %u blocks free with %s waiting", what, (unsigned)p->free_count,
                         tn(lmk_first_waiter(&p->waiters)));
         }
-        if (settled && del && !lmk_prioq_empty(&p->waiters)) {
+        if (settled && del && !lmk_waitq_empty(&p->waiters)) {
             return fail("S1 %s: deleted, %s still waits on it", what,
                         tn(lmk_first_waiter(&p->waiters)));
         }
@@ -406,7 +557,7 @@ static bool check_objects(bool settled)
     for (unsigned i = 0; i < w.nmutex; i++) {
         const lm_mutex_t *m = w.mutex[i];
         (void)snprintf(what, sizeof what, "mutex%u", i);
-        if (!check_prioq(&m->waiters, ROLE_MUTEX, m, what)) {
+        if (!check_waitq(&m->waiters, ROLE_MUTEX, m, what)) {
             return false;
         }
         if ((m->owner == NULL) != (m->depth == 0u)) {
@@ -416,7 +567,7 @@ static bool check_objects(bool settled)
             if (m->held_link.next != NULL) {
                 return fail("K7 %s: free but still linked in a held list", what);
             }
-            if (settled && !lmk_prioq_empty(&m->waiters)) {
+            if (settled && !lmk_waitq_empty(&m->waiters)) {
                 return fail("S3 %s: free (or deleted) while %s waits on it", what,
                             tn(lmk_first_waiter(&m->waiters)));
             }
@@ -514,7 +665,7 @@ static bool check_threads(void)
                 return fail("K7 %s lists a mutex owned by %s", tn(t), tn(m->owner));
             }
             if ((m->options & LM_MUTEX_INHERIT) != 0u) {
-                expect = lmk_min_prio(expect, lmk_prioq_best_prio(&m->waiters));
+                expect = lmk_min_prio(expect, lmk_waitq_best_prio(&m->waiters));
             }
 #endif
         }

@@ -617,10 +617,10 @@ LMT_CASE(deleted_between_check_and_lock)
         /* Nothing changed by the refused call: no waiter left anywhere, no
          * timer armed, the thread not started again. */
         LMT_CHECK(!lm_timer_active(&tmr));
-        LMT_EQ(lmk_prioq_best_prio(&sem.waiters), LMK_PRIO_NONE);
-        LMT_EQ(lmk_prioq_best_prio(&mtx.waiters), LMK_PRIO_NONE);
-        LMT_EQ(lmk_prioq_best_prio(&q.waiters), LMK_PRIO_NONE);
-        LMT_EQ(lmk_prioq_best_prio(&pool.waiters), LMK_PRIO_NONE);
+        LMT_EQ(lmk_waitq_best_prio(&sem.waiters), LMK_PRIO_NONE);
+        LMT_EQ(lmk_waitq_best_prio(&mtx.waiters), LMK_PRIO_NONE);
+        LMT_EQ(lmk_waitq_best_prio(&q.waiters), LMK_PRIO_NONE);
+        LMT_EQ(lmk_waitq_best_prio(&pool.waiters), LMK_PRIO_NONE);
         LMT_CHECK(lmk_list_empty(&fl.waiters) && lmk_list_empty(&fl.scan));
     }
 }

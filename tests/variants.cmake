@@ -43,3 +43,26 @@ limen_test_variant(limen_trace trace test_trace test_sched test_timeslice test_s
 # rule tests on the kernel that reads the timestamp at every switch.
 limen_add_kernel_config(limen_cputime LM_CFG_STATS_CPU_TIME=1)
 limen_test_variant(limen_cputime cputime test_stats test_sched test_timeslice)
+
+# Compact wait queues (LM_CFG_WAIT_QUEUE_COMPACT, kernel/waitq.c) at 32
+# priorities (where the table is the default) and at 64 (where compact is):
+# the rule tests, the model and the order-against-a-reference test on each.
+limen_add_kernel_config(limen_wqc32 LM_CFG_WAIT_QUEUE_COMPACT=1)
+limen_add_kernel_config(limen_wqc64 LM_CFG_PRIORITIES=64)
+limen_add_kernel_config(limen_wqt64 LM_CFG_PRIORITIES=64 LM_CFG_WAIT_QUEUE_COMPACT=0)
+set(LIMEN_WAITQ_TESTS test_waitq test_sched test_timeslice test_sem test_mutex test_queue
+    test_pool test_flags test_timer test_thread test_timeout test_isr test_races
+    test_invariants test_producer_consumer test_bad_input test_kcheck test_sleep_until)
+limen_test_variant(limen_wqc32 wqc32 ${LIMEN_WAITQ_TESTS})
+limen_test_variant(limen_wqc64 wqc64 ${LIMEN_WAITQ_TESTS})
+limen_test_variant(limen_wqt64 wqt64 test_waitq)
+foreach(v wqc32 wqc64 wqt64)
+  foreach(t test_waitq test_races test_invariants test_kcheck)
+    if(TARGET ${t}_${v})
+      target_include_directories(${t}_${v} PRIVATE ${PROJECT_SOURCE_DIR}/kernel/include)
+    endif()
+  endforeach()
+  if(TARGET test_kcheck_${v})
+    target_sources(test_kcheck_${v} PRIVATE kcheck.c)
+  endif()
+endforeach()

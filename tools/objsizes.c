@@ -16,3 +16,4 @@ char lm_sizeof_flags[sizeof(lm_flags_t)];
 char lm_sizeof_pool[sizeof(lm_pool_t)];
 char lm_sizeof_timer[sizeof(lm_timer_t)];
 char lm_sizeof_prioq[sizeof(struct lm_prioq)];
+char lm_sizeof_waitq[sizeof(struct lm_waitq)];

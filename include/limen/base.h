@@ -59,13 +59,32 @@ struct lm_prio_set {
 
 /*
  * Priority queue: one FIFO ring per priority and the set of non-empty ones.
- * Used for the ready queue and for every wait queue, so that inserting,
+ * Used for the ready queue and, unless LM_CFG_WAIT_QUEUE_COMPACT, for every
+ * wait queue (struct lm_waitq), so that inserting,
  * removing and finding the most urgent entry cost O(1) whatever the number
  * of entries and their priorities (docs/design.md).
  */
 struct lm_prioq {
     struct lm_prio_set busy; /* priorities whose ring is not empty */
     struct lm_dnode *ring[LM_CFG_PRIORITIES];
+};
+
+struct lm_thread;
+
+/*
+ * Wait queue: the threads waiting on one object, most urgent first, FIFO
+ * among equal priorities (kernel/include/waitq.h, docs/design.md).
+ * Table: a priority queue as above, 4*P + 4*P/32 bytes. Compact
+ * (LM_CFG_WAIT_QUEUE_COMPACT): two pointers whatever P; the trie links live
+ * in the threads (lm_thread_t.wq_*).
+ */
+struct lm_waitq {
+#if LM_CFG_WAIT_QUEUE_COMPACT
+    struct lm_thread *head; /* most urgent waiter, NULL if none */
+    struct lm_thread *root; /* root of the trie of priority leaders */
+#else
+    struct lm_prioq table;
+#endif
 };
 
 /* An armed timeout: a node of the timeout wheel. */

@@ -16,11 +16,29 @@
 #endif
 
 /* Number of thread priorities, 0 (most urgent) to LM_CFG_PRIORITIES - 1.
- * Cost: every wait queue and the ready queue hold one list head per priority
- * plus a bitmap (see docs/design.md for sizes); selecting a thread is two bit
+ * Cost: the ready queue holds one list head per priority plus a bitmap, and
+ * so does every wait queue unless LM_CFG_WAIT_QUEUE_COMPACT (see
+ * docs/design.md for sizes); selecting a thread is two bit
  * scans above 32 priorities and one at or below. Range 1..1024. */
 #ifndef LM_CFG_PRIORITIES
 #define LM_CFG_PRIORITIES 32
+#endif
+
+/* Wait-queue representation (docs/design.md, "Wait queues").
+ * 0: a table, one ring pointer per priority plus the bitmap: 4*P + 4*P/32
+ * bytes in every semaphore, mutex, message queue and pool (132 at 32
+ * priorities, 264 at 64); every operation is one or two bit scans.
+ * 1: compact, two pointers whatever P: the waiters on one sorted ring, the
+ * first of each priority in a bitwise trie over the priority's B =
+ * ceil(log2(P)) bits; an insertion visits at most 2B trie nodes, a removal
+ * 2B+1 (10 and 11 at 32 priorities, 12 and 13 at 64), never more with more
+ * waiters, and the first waiter is one load. Costs 12 bytes per thread.
+ * Default: compact above 32 priorities, where the table would double and
+ * is the slower on most waits; at 32 and below the table, which keeps a
+ * newcomer's blocking take among other waiters at its cheapest and the code
+ * smaller (docs/design.md, "Wait queues", has the measurements). */
+#ifndef LM_CFG_WAIT_QUEUE_COMPACT
+#define LM_CFG_WAIT_QUEUE_COMPACT (LM_CFG_PRIORITIES > 32)
 #endif
 
 /* Tick rate in Hz. Only used to convert between ticks and milliseconds. */

@@ -13,7 +13,7 @@ typedef struct lm_mutex {
 #if LM_CFG_ARG_CHECKS
     uint32_t magic; /* first: a check reads it from any control block (docs/errors.md) */
 #endif
-    struct lm_prioq waiters;
+    struct lm_waitq waiters;
     struct lm_dnode held_link;  /* in the owner's list of held mutexes */
     lm_thread_t *owner;
     uint16_t key;               /* priority it counts at in owner->pi_count */

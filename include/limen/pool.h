@@ -9,7 +9,7 @@ typedef struct lm_pool {
 #if LM_CFG_ARG_CHECKS
     uint32_t magic; /* first: a check reads it from any control block (docs/errors.md) */
 #endif
-    struct lm_prioq waiters;
+    struct lm_waitq waiters;
     uint8_t *buffer;
     void *free_list;       /* singly linked through the free blocks */
     uint32_t block_size;   /* rounded up to pointer alignment */

@@ -9,7 +9,7 @@ typedef struct lm_queue {
 #if LM_CFG_ARG_CHECKS
     uint32_t magic; /* first: a check reads it from any control block (docs/errors.md) */
 #endif
-    struct lm_prioq waiters; /* receivers when empty, senders when full */
+    struct lm_waitq waiters; /* receivers when empty, senders when full */
     uint8_t *buffer;
     uint8_t *end;            /* buffer + capacity * msg_size */
     uint8_t *read;           /* the oldest message */

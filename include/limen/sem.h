@@ -9,7 +9,7 @@ typedef struct lm_sem {
 #if LM_CFG_ARG_CHECKS
     uint32_t magic; /* first: a check reads it from any control block (docs/errors.md) */
 #endif
-    struct lm_prioq waiters;
+    struct lm_waitq waiters;
     uint32_t count;
     uint32_t max;
 } lm_sem_t;

@@ -81,6 +81,12 @@ typedef struct lm_thread {
     lm_tick_t time_slice;
     lm_tick_t slice_left;
     struct lm_dnode held;       /* mutexes owned (sentinel) */
+#if LM_CFG_WAIT_QUEUE_COMPACT
+    /* In a compact wait queue (kernel/waitq.c): the first waiter of each
+     * priority is a node of the queue's trie and knows its group's last. */
+    struct lm_thread *wq_child[2];
+    struct lm_thread *wq_last;  /* NULL when not the first of its priority */
+#endif
 #if LM_CFG_MUTEX
     /* What the thread inherits (R5.2), in O(1): pi_count[p] inheriting
      * mutexes it owns have their most urgent waiter at p, and pi_set holds

@@ -12,6 +12,7 @@
 #include "limen/port.h"
 #include "list.h"
 #include "prioq.h"
+#include "waitq.h"
 #include "port_check.h"
 #include "lmk_trace.h"
 
@@ -19,7 +20,7 @@
 enum lmk_wait_kind {
     LMK_WAIT_NONE = 0,
     LMK_WAIT_SLEEP,   /* lm_thread_sleep: timeout only */
-    LMK_WAIT_PRIOQ,   /* semaphore, queue, pool: wait_obj is a struct lm_prioq */
+    LMK_WAIT_PRIOQ,   /* semaphore, queue, pool: wait_obj is a struct lm_waitq */
     LMK_WAIT_MUTEX,   /* wait_obj is an lm_mutex_t */
     LMK_WAIT_FLAGS    /* wait_obj is an lm_flags_t; qlink in its FIFO */
 };
@@ -329,11 +330,11 @@ static inline lm_status_t lmk_wait_allowed(lm_tick_t timeout)
 /* Block the running thread on wait queue wq (kind PRIOQ or MUTEX) or as
  * described by kind, arming its timeout. The switch happens when the caller
  * releases the lock; the caller then returns lm_thread_self()->wait_status. */
-void lmk_wait_prioq_locked(struct lm_prioq *wq, uint8_t kind, void *obj,
+void lmk_wait_prioq_locked(struct lm_waitq *wq, uint8_t kind, void *obj,
                            lm_tick_t timeout);
 void lmk_block_current_locked(uint8_t kind, void *obj, lm_tick_t timeout);
 /* Wake the most urgent waiter of wq with status; NULL if none. O(1). */
-lm_thread_t *lmk_wake_first_locked(struct lm_prioq *wq, lm_status_t status);
+lm_thread_t *lmk_wake_first_locked(struct lm_waitq *wq, lm_status_t status);
 /* End t's wait (any kind) with status: unlink from its wait queue, cancel
  * its timeout, make it ready (or suspended). For a mutex waiter, the owner's
  * inherited priority is recomputed (the chain beyond goes on stepwise,
@@ -342,13 +343,12 @@ void lmk_wait_end_locked(lm_thread_t *t, lm_status_t status);
 /* The rest of a delete begun with lmk_delete_begin_locked (lock NOT held):
  * wake every waiter of wq with LM_ERR_DELETED, one per masked step, then
  * end the delete. */
-void lmk_delete_wake_all(struct lm_prioq *wq, uint32_t *magic);
+void lmk_delete_wake_all(struct lm_waitq *wq, uint32_t *magic);
 /* Most urgent waiter of wq, NULL if none. O(1). */
 /* Context: any. Lock: held. Cost: O(1). */
-static inline lm_thread_t *lmk_first_waiter(const struct lm_prioq *wq)
+static inline lm_thread_t *lmk_first_waiter(const struct lm_waitq *wq)
 {
-    unsigned p = lmk_prioq_best_prio(wq);
-    return (p != LMK_PRIO_NONE) ? LMK_CONTAINER_OF(wq->ring[p], lm_thread_t, qlink) : NULL;
+    return lmk_waitq_first(wq);
 }
 /* t's timeout has expired (the timeout already taken off the wheel): end
  * its wait, LM_OK for a sleep, LM_ERR_TIMEOUT for any other. O(1). */
