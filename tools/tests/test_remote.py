@@ -126,9 +126,10 @@ def test_gdb_thread_awareness_without_trace(target_notrace):
 
 def _thread_awareness(elf, port):
     # A ready producer preempted at the unlock just after a send's wake
-    # (the compiler's out-of-line tail of the inlined send) unwinds only
-    # to lm_queue_send: gdb stops there (docs/trace.md). Such a moment is
-    # sampled again, up to 5 times; every other check holds on every sample.
+    # (inlined into the kernel's send) unwinds only to the send's frames,
+    # queue_send or lmk_queue_send: gdb stops there (docs/trace.md). Such a
+    # moment is sampled again, up to 5 times; every other check holds on
+    # every sample.
     for _ in range(5):
         if _sample_thread_awareness(elf, port):
             return
@@ -157,6 +158,6 @@ def _sample_thread_awareness(elf, port):
     for n in blocked:
         assert "lm_queue_receive" in bts[n] and "consumer_entry" in bts[n], bts[n]
     if running != "D" and rows["D"].group(3) == "READY":
-        assert "lm_queue_send" in bts["D"] or "producer_entry" in bts["D"], bts["D"]
+        assert "queue_send" in bts["D"] or "producer_entry" in bts["D"], bts["D"]
         return "producer_entry" in bts["D"]
     return True
