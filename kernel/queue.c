@@ -17,6 +17,18 @@
 #define QWAIT_SEND 0x1u
 #define QWAIT_FRONT 0x2u
 
+/* The key of lm_queue_t for a queue of msg_size-byte messages; 0 for
+ * one that is not live. */
+static inline void lmk_queue_key_set(lm_queue_t *q, uint32_t msg_size)
+{
+#if LM_CFG_ARG_CHECKS
+    q->key = LM_MAGIC_QUEUE ^ msg_size;
+#else
+    (void)q;
+    (void)msg_size;
+#endif
+}
+
 lm_status_t lm_queue_create(lm_queue_t *q, void *buffer, size_t msg_size, size_t capacity)
 {
     LMK_CHECK(q != NULL && buffer != NULL, LM_ERR_PARAM);
@@ -33,6 +45,7 @@ lm_status_t lm_queue_create(lm_queue_t *q, void *buffer, size_t msg_size, size_t
         q->msg_size = (uint32_t)msg_size;
         q->capacity = (uint32_t)capacity;
         q->count = 0;
+        lmk_queue_key_set(q, (uint32_t)msg_size);
         lmk_create_publish_locked(LMK_MAGIC_OF(q), LM_MAGIC_QUEUE);
     }
     lm_port_irq_unlock(s);
@@ -61,14 +74,27 @@ static inline void msg_copy(void *dst, const void *src, uint32_t n)
     }
 }
 
+/* The queue's message size, in a call whose checks passed: the caller's
+ * own `size` once the key check has shown it equal (already in a
+ * register), the field without the checks. */
+static inline uint32_t checked_msg_size(const lm_queue_t *q, size_t size)
+{
+#if LM_CFG_ARG_CHECKS
+    (void)q;
+    return (uint32_t)size;
+#else
+    (void)size;
+    return q->msg_size;
+#endif
+}
+
 /* Lock: held; there is room. Cost: one copy. The ring is kept as byte
  * pointers, so no index is multiplied by the message size. The fields are
  * read before the copy: the caller's buffer may, for all the compiler
  * knows, overlap the control block, and reading them again after it would
  * cost a load each. */
-static inline void put_locked(lm_queue_t *q, const void *msg, bool front)
+static inline void put_locked(lm_queue_t *q, const void *msg, uint32_t size, bool front)
 {
-    uint32_t size = q->msg_size;
     uint32_t count = q->count;
     if (front) {
         uint8_t *r = (q->read == q->buffer) ? q->end : q->read;
@@ -85,9 +111,8 @@ static inline void put_locked(lm_queue_t *q, const void *msg, bool front)
 }
 
 /* Lock: held; the queue is not empty. Cost: one copy. */
-static inline void get_locked(lm_queue_t *q, void *buf)
+static inline void get_locked(lm_queue_t *q, void *buf, uint32_t size)
 {
-    uint32_t size = q->msg_size;
     uint32_t count = q->count;
     uint8_t *r = q->read;
     uint8_t *after = r + size;
@@ -99,25 +124,40 @@ static inline void get_locked(lm_queue_t *q, void *buf)
 /* The checks of a send or receive that need the queue, made once under
  * the lock: a live queue (R12.3), the message size, and (R12.1,
  * docs/errors.md) no blocking form from a handler, whatever the queue
- * holds, so that the mistake shows on every call. In that order, after the
- * pointer arguments: argument checks come first. Lock: held. O(1). */
-static inline lm_status_t queue_call_check_locked(const lm_queue_t *q, size_t size,
-                                                  lm_tick_t timeout)
+ * holds, so that the mistake shows on every call. The good path tests
+ * them as cheaply as it can: the live queue and the size with one load
+ * and one compare (the key, lm_queue_t). Lock: held. O(1). */
+static inline bool queue_call_ok_locked(const lm_queue_t *q, size_t size, lm_tick_t timeout)
 {
 #if LM_CFG_ARG_CHECKS
-    /* One test on the path of a good call; which check failed is worked
-     * out only on a bad one. */
-    if (__builtin_expect(LMK_DEAD_LOCKED(q, LM_MAGIC_QUEUE) || size != q->msg_size, 0)) {
-        return LMK_DEAD_LOCKED(q, LM_MAGIC_QUEUE) ? LM_ERR_OBJECT : LM_ERR_SIZE;
+    if ((q->key ^ size) != LM_MAGIC_QUEUE) {
+        return false;
     }
 #else
     (void)q; /* no magic word, no size check */
     (void)size;
 #endif
-    if (timeout != LM_NO_WAIT && lm_port_in_isr()) {
-        return LM_ERR_ISR;
+    return timeout == LM_NO_WAIT || !lm_port_in_isr();
+}
+
+/* Which check a refused call failed, in the order docs/errors.md gives
+ * (after the pointer arguments: argument checks come first). Out of line:
+ * the good path neither loads the magic word nor keeps the codes in
+ * registers. Lock: held. */
+static __attribute__((noinline, cold)) lm_status_t queue_refusal(const lm_queue_t *q, size_t size)
+{
+#if LM_CFG_ARG_CHECKS
+    if (LMK_DEAD_LOCKED(q, LM_MAGIC_QUEUE)) {
+        return LM_ERR_OBJECT;
     }
-    return LM_OK;
+    if (size != q->msg_size) {
+        return LM_ERR_SIZE;
+    }
+#else
+    (void)q;
+    (void)size;
+#endif
+    return LM_ERR_ISR;
 }
 
 /* A sender waiting for room, if the most urgent waiter is one. */
@@ -135,9 +175,10 @@ static __attribute__((always_inline)) inline lm_status_t queue_send(lm_queue_t *
                               lm_tick_t timeout, bool front)
 {
     LMK_CHECK_ARGS(q != NULL && msg != NULL && lmk_timeout_valid(timeout), LM_ERR_PARAM);
+    LMK_CHECK_ARGS(size != 0u, LM_ERR_SIZE); /* the key's value for no queue */
     lm_irqstate_t s = lm_port_irq_lock();
-    lm_status_t refused = queue_call_check_locked(q, size, timeout);
-    if (refused != LM_OK) {
+    if (__builtin_expect(!queue_call_ok_locked(q, size, timeout), 0)) {
+        lm_status_t refused = queue_refusal(q, size);
         lm_port_irq_unlock(s);
         return LMK_FAIL(refused);
     }
@@ -145,7 +186,7 @@ static __attribute__((always_inline)) inline lm_status_t queue_send(lm_queue_t *
         lm_thread_t *w = lmk_first_waiter(&q->waiters);
         if ((w->wait_opt & QWAIT_SEND) == 0u) {
             /* A receiver waits: the message goes straight to it. */
-            msg_copy(w->wait_data, msg, q->msg_size);
+            msg_copy(w->wait_data, msg, checked_msg_size(q, size));
             lmk_waitq_remove(&q->waiters, w);
             lmk_wait_finish_inline_locked(w, LM_OK);
             lm_port_irq_unlock(s);
@@ -153,7 +194,7 @@ static __attribute__((always_inline)) inline lm_status_t queue_send(lm_queue_t *
         }
     }
     if (q->count < q->capacity) {
-        put_locked(q, msg, front);
+        put_locked(q, msg, checked_msg_size(q, size), front);
         lm_port_irq_unlock(s);
         return LM_OK;
     }
@@ -191,7 +232,7 @@ static bool admit_sender_locked(lm_queue_t *q)
     if (w == NULL) {
         return false;
     }
-    put_locked(q, w->wait_data, (w->wait_opt & QWAIT_FRONT) != 0u);
+    put_locked(q, w->wait_data, q->msg_size, (w->wait_opt & QWAIT_FRONT) != 0u);
     lmk_waitq_remove(&q->waiters, w);
     lmk_wait_finish_locked(w, LM_OK);
     return true;
@@ -202,14 +243,15 @@ static bool admit_sender_locked(lm_queue_t *q)
 lm_status_t lmk_queue_receive(lm_queue_t *q, void *buf, size_t size, lm_tick_t timeout)
 {
     LMK_CHECK_ARGS(q != NULL && buf != NULL && lmk_timeout_valid(timeout), LM_ERR_PARAM);
+    LMK_CHECK_ARGS(size != 0u, LM_ERR_SIZE); /* the key's value for no queue */
     lm_irqstate_t s = lm_port_irq_lock();
-    lm_status_t refused = queue_call_check_locked(q, size, timeout);
-    if (refused != LM_OK) {
+    if (__builtin_expect(!queue_call_ok_locked(q, size, timeout), 0)) {
+        lm_status_t refused = queue_refusal(q, size);
         lm_port_irq_unlock(s);
         return LMK_FAIL(refused);
     }
     if (q->count != 0u) {
-        get_locked(q, buf);
+        get_locked(q, buf, checked_msg_size(q, size));
         /* With messages queued, a waiter can only be a sender (the head
          * comment): no scan when none waits. */
         if (!lmk_waitq_empty(&q->waiters)) {
@@ -224,7 +266,7 @@ lm_status_t lmk_queue_receive(lm_queue_t *q, void *buf, size_t size, lm_tick_t t
          * (R9.2). Take the most urgent sender's message directly; waiting
          * here would leave a receiver queued behind senders that the flush
          * can then no longer admit, and both sides would wait forever. */
-        msg_copy(buf, w->wait_data, q->msg_size);
+        msg_copy(buf, w->wait_data, checked_msg_size(q, size));
         lmk_waitq_remove(&q->waiters, w);
         lmk_wait_finish_locked(w, LM_OK);
         lm_port_irq_unlock(s);
@@ -299,6 +341,7 @@ lm_status_t lm_queue_delete(lm_queue_t *q)
         return LMK_FAIL(LM_ERR_OBJECT);
     }
     lmk_delete_begin_locked(LMK_MAGIC_OF(q));
+    lmk_queue_key_set(q, 0u);
     /* No room from here on: a flush still admitting senders stops at its
      * next step, so every waiter is the delete's to wake (R9.1), and no
      * step writes into the buffer once the caller may take it back. */

@@ -457,6 +457,14 @@ static bool check_objects(bool settled)
             return false;
         }
         bool del = KC_DELETED(q, LM_MAGIC_QUEUE);
+#if LM_CFG_ARG_CHECKS
+        /* The key the send and receive check: the live queue's message
+         * size, and a size of 0 (which none has) once it is deleted. */
+        if (q->key != (LM_MAGIC_QUEUE ^ (del ? 0u : q->msg_size))) {
+            return fail("K6 %s: key %08x for message size %u%s", what, (unsigned)q->key,
+                        (unsigned)q->msg_size, del ? ", deleted" : "");
+        }
+#endif
         size_t bytes = (size_t)(q->end - q->buffer);
         size_t rd = (size_t)(q->read - q->buffer);
         size_t wr = (size_t)(q->write - q->buffer);

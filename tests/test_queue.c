@@ -181,6 +181,10 @@ LMT_CASE(queue_bad_arguments)
     LMT_ST(lm_queue_send(&q, m, MSZ - 1u, LM_NO_WAIT), LM_ERR_SIZE);
     LMT_ST(lm_queue_send_front(&q, m, MSZ + 1u, LM_NO_WAIT), LM_ERR_SIZE);
     LMT_ST(lm_queue_send(&q, m, MSZ, LM_TICK_MAX_TIMEOUT + 1u), LM_ERR_PARAM);
+    /* A size of 0 is no queue's: refused as an argument. */
+    LMT_ST(lm_queue_send(&q, m, 0u, LM_NO_WAIT), LM_ERR_SIZE);
+    LMT_ST(lm_queue_send_front(&q, m, 0u, LM_NO_WAIT), LM_ERR_SIZE);
+    LMT_ST(lm_queue_receive(&q, buf, 0u, LM_NO_WAIT), LM_ERR_SIZE);
     LMT_ST(lm_queue_count(&q, NULL), LM_ERR_PARAM);
     LMT_EQ(qcount(), 0);
 
@@ -580,6 +584,10 @@ static void queue_deleter(void *arg)
     LMT_ST(send_front_id(1, 10), LM_ERR_OBJECT);
     LMT_ST(lm_queue_receive(&q, buf, MSZ, LM_NO_WAIT), LM_ERR_OBJECT);
     LMT_ST(lm_queue_receive(&q, buf, MSZ, LM_WAIT_FOREVER), LM_ERR_OBJECT);
+    /* A deleted queue's key is that of a size of 0 (lm_queue_t): such a
+     * call is refused before the queue is read, and waits on nothing. */
+    LMT_ST(lm_queue_send(&q, buf, 0u, LM_NO_WAIT), LM_ERR_SIZE);
+    LMT_ST(lm_queue_receive(&q, buf, 0u, 1u), LM_ERR_SIZE);
     LMT_ST(lm_queue_peek(&q, buf, MSZ), LM_ERR_OBJECT);
     LMT_ST(lm_queue_flush(&q), LM_ERR_OBJECT);
     LMT_ST(lm_queue_count(&q, &c), LM_ERR_OBJECT);

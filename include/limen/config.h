@@ -154,8 +154,8 @@
  * stack pointer above the guard words at the bottom of its stack, and the
  * guard word an overflow reaches first intact. When either fails, the full
  * check (the other guard words, the control block's stack fields against
- * the port's copies) decides and reports LM_FATAL_STACK. Costs 8
- * instructions a switch on Armv7-M (docs/measuring.md). */
+ * the port's copies) decides and reports LM_FATAL_STACK. Costs 6
+ * instructions a switch on Armv7-M (docs/errors.md). */
 #ifndef LM_CFG_STACK_CHECK
 #define LM_CFG_STACK_CHECK 1
 #endif

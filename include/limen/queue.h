@@ -8,6 +8,11 @@
 typedef struct lm_queue {
 #if LM_CFG_ARG_CHECKS
     uint32_t magic; /* first: a check reads it from any control block (docs/errors.md) */
+    /* LM_MAGIC_QUEUE ^ msg_size while the queue is live, LM_MAGIC_QUEUE
+     * (a message size of 0, which no queue has) otherwise: a send or a
+     * receive checks the queue and the message size with one load and one
+     * compare (kernel/queue.c). */
+    uint32_t key;
 #endif
     struct lm_waitq waiters; /* receivers when empty, senders when full */
     uint8_t *buffer;
@@ -78,6 +83,9 @@ lm_queue_send(lm_queue_t *q, const void *msg, size_t size, lm_tick_t timeout)
     if (q == NULL || msg == NULL || !lm_timeout_valid(timeout)) {
         return LM_ERR_PARAM;
     }
+    if (size == 0u) {
+        return LM_ERR_SIZE; /* no queue's: refused before the queue is read */
+    }
 #endif
     return lmk_queue_send(q, msg, size, timeout);
 }
@@ -89,6 +97,9 @@ lm_queue_send_front(lm_queue_t *q, const void *msg, size_t size, lm_tick_t timeo
     if (q == NULL || msg == NULL || !lm_timeout_valid(timeout)) {
         return LM_ERR_PARAM;
     }
+    if (size == 0u) {
+        return LM_ERR_SIZE; /* no queue's: refused before the queue is read */
+    }
 #endif
     return lmk_queue_send_front(q, msg, size, timeout);
 }
@@ -99,6 +110,9 @@ lm_queue_receive(lm_queue_t *q, void *buf, size_t size, lm_tick_t timeout)
 #if LM_ARG_CHECKS_INLINE
     if (q == NULL || buf == NULL || !lm_timeout_valid(timeout)) {
         return LM_ERR_PARAM;
+    }
+    if (size == 0u) {
+        return LM_ERR_SIZE; /* no queue's: refused before the queue is read */
     }
 #endif
     return lmk_queue_receive(q, buf, size, timeout);

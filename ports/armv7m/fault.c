@@ -78,7 +78,7 @@ void lmp_stack_guard_set(const lm_thread_t *t)
     }
     /* The region's base must be aligned to its size: the first 32-byte
      * boundary at or above the stack's bottom (docs/porting.md). */
-    uintptr_t base = ((uintptr_t)t->ctx.stack_bottom + GUARD_REGION_BYTES - 1u) &
+    uintptr_t base = ((uintptr_t)lmp_stack_bottom(&t->ctx) + GUARD_REGION_BYTES - 1u) &
                      ~(uintptr_t)(GUARD_REGION_BYTES - 1u);
     mpu.base = base;
     LM_MPU_RBAR = (uint32_t)base | RBAR_VALID | mpu.region;

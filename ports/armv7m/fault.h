@@ -17,10 +17,10 @@
 #define LMP_STACK_CHECK_KEY 0x4C6D5374u /* "LmSt" */
 
 /* The check word over the port's copies in t->ctx (limen_port.h). */
-static inline uint32_t lmp_stack_check_word(const lm_thread_t *t, const void *bottom,
+static inline uint32_t lmp_stack_check_word(const lm_thread_t *t, const void *guard_top,
                                             const char *name)
 {
-    return (uint32_t)(uintptr_t)t ^ (uint32_t)(uintptr_t)bottom ^
+    return (uint32_t)(uintptr_t)t ^ (uint32_t)(uintptr_t)guard_top ^
            (uint32_t)(uintptr_t)name ^ LMP_STACK_CHECK_KEY;
 }
 
@@ -36,6 +36,13 @@ void lmp_text_hex(struct lmp_text *t, uint32_t v);
  * trusted; returns t if the block can be handed to a hook, NULL if not. */
 const lm_thread_t *lmp_describe(const lm_thread_t *t, struct lmp_text *out);
 
+/* The stack's bottom, from the port's trusted copy of its top guard
+ * word's address. */
+static inline void *lmp_stack_bottom(const lm_port_context_t *c)
+{
+    return (uint32_t *)c->guard_top - (LMP_STACK_GUARD_WORDS - 1u);
+}
+
 /* lm_port_stack_init: the guard words, and the copies the checks trust. */
 void lmp_stack_prepare(lm_thread_t *t);
 
@@ -47,12 +54,12 @@ void lmp_stack_prepare(lm_thread_t *t);
 static inline bool lmp_stack_ok(const lm_thread_t *t, const void *sp)
 {
     const lm_port_context_t *c = &t->ctx;
-    if (c->check != lmp_stack_check_word(t, c->stack_bottom, c->name) ||
-        t->stack != c->stack_bottom || t->name != c->name) {
+    if (c->check != lmp_stack_check_word(t, c->guard_top, c->name) ||
+        t->stack != lmp_stack_bottom(c) || t->name != c->name) {
         return false;
     }
-    const uint32_t *guard = (const uint32_t *)c->stack_bottom;
-    return (const uint8_t *)sp >= (const uint8_t *)(guard + LMP_STACK_GUARD_WORDS) &&
+    const uint32_t *guard = (const uint32_t *)lmp_stack_bottom(c);
+    return (const uint8_t *)sp > (const uint8_t *)c->guard_top &&
            guard[0] == LMP_STACK_GUARD && guard[LMP_STACK_GUARD_WORDS - 1u] == LMP_STACK_GUARD;
 }
 

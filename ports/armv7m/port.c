@@ -122,9 +122,9 @@ void lmp_stack_prepare(lm_thread_t *t)
     for (unsigned i = 0; i < LMP_STACK_GUARD_WORDS; i++) {
         bottom[i] = LMP_STACK_GUARD;
     }
-    t->ctx.stack_bottom = t->stack;
+    t->ctx.guard_top = bottom + LMP_STACK_GUARD_WORDS - 1u;
     t->ctx.name = t->name;
-    t->ctx.check = lmp_stack_check_word(t, t->stack, t->name);
+    t->ctx.check = lmp_stack_check_word(t, t->ctx.guard_top, t->name);
 }
 
 enum cb_state {
@@ -136,10 +136,10 @@ enum cb_state {
 static enum cb_state cb_state(const lm_thread_t *t)
 {
     const lm_port_context_t *c = &t->ctx;
-    if (c->check != lmp_stack_check_word(t, c->stack_bottom, c->name)) {
+    if (c->check != lmp_stack_check_word(t, c->guard_top, c->name)) {
         return CB_LOST;
     }
-    return (t->stack == c->stack_bottom && t->name == c->name) ? CB_INTACT : CB_DAMAGED;
+    return (t->stack == lmp_stack_bottom(c) && t->name == c->name) ? CB_INTACT : CB_DAMAGED;
 }
 
 const lm_thread_t *lmp_describe(const lm_thread_t *t, struct lmp_text *out)
@@ -402,11 +402,10 @@ __attribute__((naked)) void PendSV_Handler(void)
 #if LM_CFG_STACK_CHECK
         /* The saved stack pointer above the guard words, and the guard
          * word an overflow reaches first intact; else the full check. */
-        "ldr r2, [r1, %[bottom]]\n"
-        "add r12, r2, %[guard_bytes]\n"
+        "ldr r12, [r1, %[guard_top]]\n"
         "cmp r0, r12\n"
-        "blo 4f\n"
-        "ldr r12, [r12, #-4]\n"
+        "bls 4f\n"
+        "ldr r12, [r12]\n"
         "cmp r12, %[guard]\n"
         "bne 4f\n"
         "5:\n"
@@ -492,8 +491,8 @@ __attribute__((naked)) void PendSV_Handler(void)
         ".ltorg\n"
         :
         : [work] "i"(LMK_SWITCH_WORK), [current] "i"(LMK_SWITCH_CURRENT),
-          [bottom] "i"(offsetof(lm_port_context_t, stack_bottom)),
-          [guard_bytes] "i"(LMP_STACK_GUARD_WORDS * 4u), [guard] "i"(LMP_STACK_GUARD),
+          [guard_top] "i"(offsetof(lm_port_context_t, guard_top)),
+          [guard] "i"(LMP_STACK_GUARD),
           [next] "i"(LMK_SWITCH_NEXT), [bar] "i"(LMK_SWITCH_BAR),
           [bar_next] "i"(LMK_SWITCH_BAR + 2u),
           [yielded] "i"(offsetof(lm_thread_t, yielded)), [ceiling] "i"(LM_PORT_BASEPRI)

@@ -25,9 +25,9 @@ __attribute__((used)) static const fault_fn fault_report = lmp_fault;
 
 uint32_t lmp_stack_limit(const lm_thread_t *t)
 {
-    uint32_t bottom = (uint32_t)(uintptr_t)t->ctx.stack_bottom;
+    uint32_t guard_end = (uint32_t)(uintptr_t)t->ctx.guard_top + 4u;
     /* PSPLIM's low 3 bits are zero: round up to a double word. */
-    return (bottom + LMP_STACK_GUARD_WORDS * 4u + SWITCH_SAVE_BYTES + 7u) & ~7u;
+    return (guard_end + SWITCH_SAVE_BYTES + 7u) & ~7u;
 }
 
 uint32_t lmp_main_stack_limit_at_fault;

@@ -28,13 +28,16 @@ struct _reent;
  * stack, ports/armv7m/newlib.c. */
 typedef struct lm_port_context {
     void *sp;
-    /* Copies of the stack's bottom and the thread's name, and a check word
+    /* The address of the top guard word at the stack's bottom (the one an
+     * overflow reaches first; a saved stack pointer must lie above it:
+     * PendSV compares with both as they are), a copy of the thread's name,
+     * and a check word
      * over them and the control block's address, set when the thread
      * starts. The stack check at each switch trusts these, not the control
      * block's own fields: placed just below its stack, a control block is
      * overwritten by an overflow from its top down, and these first fields
      * are the last it reaches (ports/armv7m/fault.c, docs/porting.md). */
-    void *stack_bottom;
+    void *guard_top;
     const char *name;
     uint32_t check;
 #if LM_CFG_NEWLIB
