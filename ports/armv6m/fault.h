@@ -11,19 +11,7 @@
 
 #include "limen/limen.h"
 
-/* Words at the bottom of every stack, written at thread start and checked
- * at every switch away from the thread. */
-#define LMP_STACK_GUARD_WORDS 4u
-#define LMP_STACK_GUARD 0xDEDEDEDEu /* as the Armv7-M port's (tests/target/test_stack_overflow.c) */
-#define LMP_STACK_CHECK_KEY 0x4C6D5374u /* "LmSt" */
-
-/* The check word over the port's copies in t->ctx (limen_port.h). */
-static inline uint32_t lmp_stack_check_word(const lm_thread_t *t, const void *bottom,
-                                            const char *name)
-{
-    return (uint32_t)(uintptr_t)t ^ (uint32_t)(uintptr_t)bottom ^
-           (uint32_t)(uintptr_t)name ^ LMP_STACK_CHECK_KEY;
-}
+#include "../common/stack_check.h"
 
 /* Text without a formatter: reports run in the fault handler. */
 #define LMP_TEXT_BYTES 96u
@@ -36,24 +24,6 @@ void lmp_text_hex(struct lmp_text *t, uint32_t v);
 /* Writes what names t into `out` as far as its control block can be
  * trusted; returns t if the block can be handed to a hook, NULL if not. */
 const lm_thread_t *lmp_describe(const lm_thread_t *t, struct lmp_text *out);
-
-/* lm_port_stack_init: the guard words, and the copies the checks trust. */
-void lmp_stack_prepare(lm_thread_t *t);
-
-/* At every switch away from t, with its saved stack pointer: true if the
- * stack pointer is above the guard words, the guard words are intact and
- * the control block still agrees with the port's copies. */
-static inline bool lmp_stack_ok(const lm_thread_t *t, const void *sp)
-{
-    const lm_port_context_t *c = &t->ctx;
-    if (c->check != lmp_stack_check_word(t, c->stack_bottom, c->name) ||
-        t->stack != c->stack_bottom || t->name != c->name) {
-        return false;
-    }
-    const uint32_t *guard = (const uint32_t *)c->stack_bottom;
-    return (const uint8_t *)sp >= (const uint8_t *)(guard + LMP_STACK_GUARD_WORDS) &&
-           guard[0] == LMP_STACK_GUARD && guard[LMP_STACK_GUARD_WORDS - 1u] == LMP_STACK_GUARD;
-}
 
 /* lmp_stack_ok said no: lm_fatal(LM_FATAL_STACK, ...) naming t as well as
  * its control block allows. */

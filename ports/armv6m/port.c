@@ -81,26 +81,15 @@ void lmp_text_hex(struct lmp_text *t, uint32_t v)
     lmp_text_put(t, h);
 }
 
-void lmp_stack_prepare(lm_thread_t *t)
-{
-    uint32_t *bottom = (uint32_t *)t->stack;
-    for (unsigned i = 0; i < LMP_STACK_GUARD_WORDS; i++) {
-        bottom[i] = LMP_STACK_GUARD;
-    }
-    t->ctx.stack_bottom = t->stack;
-    t->ctx.name = t->name;
-    t->ctx.check = lmp_stack_check_word(t, t->stack, t->name);
-}
-
 const lm_thread_t *lmp_describe(const lm_thread_t *t, struct lmp_text *out)
 {
     const lm_port_context_t *c = &t->ctx;
-    if (c->check != lmp_stack_check_word(t, c->stack_bottom, c->name)) {
+    if (c->check != lmp_stack_check_word(t, c->guard_top, c->name)) {
         lmp_text_put(out, "corrupted thread at ");
         lmp_text_hex(out, (uint32_t)(uintptr_t)t);
         return NULL;
     }
-    if (t->stack == c->stack_bottom && t->name == c->name) {
+    if (t->stack == lmp_stack_bottom(c) && t->name == c->name) {
         lmp_text_put(out, t->name != NULL ? t->name : "(unnamed)");
         return t;
     }
@@ -212,11 +201,9 @@ __attribute__((naked)) void PendSV_Handler(void)
 #if LM_CFG_STACK_CHECK
         /* The saved stack pointer above the guard words, and the guard
          * word an overflow reaches first intact; else the full check. */
-        "ldr r2, [r1, %[bottom]]\n"
-        "adds r2, %[guard_bytes]\n"
+        "ldr r2, [r1, %[guard_top]]\n"
         "cmp r0, r2\n"
-        "blo 4f\n"
-        "subs r2, #4\n"
+        "bls 4f\n"
         "ldr r2, [r2]\n"
         "ldr r4, =%c[guard]\n"
         "cmp r2, r4\n"
@@ -279,8 +266,8 @@ __attribute__((naked)) void PendSV_Handler(void)
         ".ltorg\n"
         :
         : [work] "i"(LMK_SWITCH_WORK), [current] "i"(LMK_SWITCH_CURRENT),
-          [bottom] "i"(offsetof(lm_port_context_t, stack_bottom)),
-          [guard_bytes] "i"(LMP_STACK_GUARD_WORDS * 4u), [guard] "i"(LMP_STACK_GUARD),
+          [guard_top] "i"(offsetof(lm_port_context_t, guard_top)),
+          [guard] "i"(LMP_STACK_GUARD),
           [next] "i"(LMK_SWITCH_NEXT), [bar] "i"(LMK_SWITCH_BAR),
           [bar_next] "i"(LMK_SWITCH_BAR + 2u), [yielded] "i"(offsetof(lm_thread_t, yielded)));
 }

@@ -116,17 +116,6 @@ void lmp_text_hex(struct lmp_text *t, uint32_t v)
 
 /* ---- stack checks ---- */
 
-void lmp_stack_prepare(lm_thread_t *t)
-{
-    uint32_t *bottom = (uint32_t *)t->stack;
-    for (unsigned i = 0; i < LMP_STACK_GUARD_WORDS; i++) {
-        bottom[i] = LMP_STACK_GUARD;
-    }
-    t->ctx.guard_top = bottom + LMP_STACK_GUARD_WORDS - 1u;
-    t->ctx.name = t->name;
-    t->ctx.check = lmp_stack_check_word(t, t->ctx.guard_top, t->name);
-}
-
 enum cb_state {
     CB_INTACT,  /* the control block agrees with the copies */
     CB_DAMAGED, /* the copies hold, the control block's fields do not */

@@ -15,13 +15,14 @@
 #include "limen/config.h"
 
 /* A switched-out thread's registers live on its own stack; the control block
- * keeps the stack pointer and what the stack check needs: copies of the
- * stack's bottom and the thread's name, and a check word over them and the
+ * keeps the stack pointer and what the stack check needs: the address of
+ * the top guard word at the stack's bottom, a copy of the thread's name,
+ * and a check word over them and the
  * control block's address, which an overflow running down from the stack
  * into a control block placed below it reaches last (docs/porting.md). */
 typedef struct lm_port_context {
     void *sp;
-    void *stack_bottom;
+    void *guard_top;
     const char *name;
     uint32_t check;
 } lm_port_context_t;

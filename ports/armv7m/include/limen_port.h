@@ -31,7 +31,7 @@ typedef struct lm_port_context {
     /* The address of the top guard word at the stack's bottom (the one an
      * overflow reaches first; a saved stack pointer must lie above it:
      * PendSV compares with both as they are), a copy of the thread's name,
-     * and a check word
+     * and a check word (ports/common/stack_check.h)
      * over them and the control block's address, set when the thread
      * starts. The stack check at each switch trusts these, not the control
      * block's own fields: placed just below its stack, a control block is
