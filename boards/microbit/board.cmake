@@ -6,8 +6,7 @@ set(LIMEN_CPU_FLAGS -mcpu=cortex-m0 -mthumb -mfloat-abi=soft)
 set(LIMEN_QEMU_MACHINE microbit)
 set(LIMEN_BOARD_PORT armv6m)
 set(LIMEN_BOARD_DIR ${CMAKE_CURRENT_LIST_DIR})
-set(LIMEN_BOARD_SOURCES ${CMAKE_CURRENT_LIST_DIR}/startup.c ${CMAKE_CURRENT_LIST_DIR}/console.c
-    ${CMAKE_CURRENT_LIST_DIR}/../common/semihosting.c)
+set(LIMEN_BOARD_SOURCES ${CMAKE_CURRENT_LIST_DIR}/startup.c ${CMAKE_CURRENT_LIST_DIR}/console.c)
 set(LIMEN_BOARD_LINKER_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/nrf51822.ld)
 # The port's configuration, for the kernel and everything that includes it.
 add_compile_definitions(LM_PORT_BOARD_TICK=1 LM_PORT_CPU_HZ=16000000u)

@@ -6,7 +6,6 @@
 # as QEMU boots it, or Non-secure behind mps2-an505-ns's Secure firmware
 # (docs/porting.md).
 set(LIMEN_BOARD_SOURCES ${CMAKE_CURRENT_LIST_DIR}/startup.c ${CMAKE_CURRENT_LIST_DIR}/console.c
-    ${CMAKE_CURRENT_LIST_DIR}/../common/semihosting.c
     ${LIMEN_BOARD_EXTRA_SOURCES})
 set(LIMEN_BOARD_PORT armv8m)
 include(${CMAKE_CURRENT_LIST_DIR}/../common/board.cmake)
