@@ -144,8 +144,7 @@ void lmk_sched_stop_current_locked(uint8_t new_state)
  * lmk_sched_stop_current_locked above: one copy, which that tail-calls. */
 __attribute__((noinline)) void lmk_sched_leave_locked(uint8_t new_state)
 {
-    lmk_sched_leave_body_locked(lmk.current, new_state);
-    lmk_sched_decide_given_up_locked();
+    lmk_sched_decide_given_up_locked(lmk_sched_leave_body_locked(lmk.current, new_state));
 }
 
 /* Context: any. Lock: held. Blocks: no. Cost: O(1).

@@ -39,12 +39,12 @@ void lmk_wait_prioq_locked(struct lm_waitq *wq, uint8_t kind, void *obj,
     cur->wait_kind = kind;
     cur->wait_obj = obj;
     cur->wait_status = LM_OK;
-    lmk_sched_leave_body_locked(cur, LM_THREAD_BLOCKED);
+    bool no_holds = lmk_sched_leave_body_locked(cur, LM_THREAD_BLOCKED);
     lmk_waitq_push_back(wq, cur);
     if (timeout != LM_WAIT_FOREVER) {
         lmk_timeout_arm_locked(&cur->timeout, timeout);
     }
-    lmk_sched_decide_given_up_locked();
+    lmk_sched_decide_given_up_locked(no_holds);
 }
 
 /* The wait of t (already unlinked from its wait queue) is over.

@@ -258,13 +258,15 @@ void lmk_sched_decide_locked(void);
  * has just yielded (`yielded` set): the next thread is the most urgent
  * ready one (R3.5). This is lmk_sched_decide_locked's answer when no hold
  * is marked and another thread is ready, reached with less work; anything
- * else goes to it. Inline: it ends every block, sleep and relinquish.
+ * else goes to it. `no_holds`: the caller has seen the hold set empty under
+ * this lock hold (lmk_sched_leave_body_locked), so it is not read again.
+ * Inline: it ends every block and sleep.
  * Context: any. Lock: held. Blocks: no. Cost: O(1): one bit scan.
  */
-static inline void lmk_sched_decide_given_up_locked(void)
+static inline void lmk_sched_decide_given_up_locked(bool no_holds)
 {
     unsigned best = lmk_prioq_best_prio(&lmk.ready);
-    if (!lmk_prioset_empty(&lmk.held) || best == LMK_PRIO_NONE) {
+    if ((!no_holds && !lmk_prioset_empty(&lmk.held)) || best == LMK_PRIO_NONE) {
         lmk_sched_decide_locked();
         return;
     }
@@ -273,15 +275,21 @@ static inline void lmk_sched_decide_given_up_locked(void)
     lmk_sched_choose_locked(best);
 }
 /* The running thread cur leaves the ready queue for new_state; the caller
- * then decides (lmk_sched_decide_given_up_locked). Lock: held. O(1). */
-static inline void lmk_sched_leave_body_locked(lm_thread_t *cur, uint8_t new_state)
+ * then decides (lmk_sched_decide_given_up_locked, with what this returns:
+ * true if no hold was marked, so none is now). Lock: held. O(1). */
+static inline bool lmk_sched_leave_body_locked(lm_thread_t *cur, uint8_t new_state)
 {
-    lmk_ready_remove_locked(cur);
+    bool no_holds = lmk_prioset_empty(&lmk.held);
+    if (!no_holds && lmk.ready.ring[cur->prio] == &cur->qlink) {
+        lmk_prioset_remove(&lmk.held, cur->prio); /* a held thread leaves: its hold ends */
+    }
+    lmk_prioq_remove(&lmk.ready, &cur->qlink, cur->prio);
     cur->state = new_state;
     /* R3.5: should cur be made ready again before the switch (by a
      * handler at the unmask), it is at the tail of its ring and has no
      * claim on the CPU until a decision chooses it. */
     cur->yielded = 1u;
+    return no_holds;
 }
 /* The running thread stops being ready (it blocks, sleeps, is suspended or
  * ends): take it out of the ready queue and decide. O(1). */
