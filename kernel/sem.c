@@ -79,12 +79,16 @@ lm_status_t lmk_sem_give(lm_sem_t *s)
     lm_status_t r = LM_OK;
     if (LMK_DEAD_LOCKED(s, LM_MAGIC_SEM)) {
         r = LM_ERR_OBJECT;
-    } else if (lmk_wake_first_locked(&s->waiters, LM_OK) == NULL) {
-        if (s->count == s->max) {
-            r = LM_ERR_OVERFLOW;
-        } else {
-            s->count++;
-        }
+    } else if (!lmk_waitq_empty(&s->waiters)) {
+        /* The most urgent taker gets the unit; its wake in this frame, as a
+         * queue's send to a waiting receiver (the interrupt → thread path). */
+        lm_thread_t *t = lmk_first_waiter(&s->waiters);
+        lmk_waitq_remove(&s->waiters, t);
+        lmk_wait_finish_inline_locked(t, LM_OK);
+    } else if (s->count == s->max) {
+        r = LM_ERR_OVERFLOW;
+    } else {
+        s->count++;
     }
     lm_port_irq_unlock(st);
     return lmk_trace_obj(LM_TRACE_SEM_GIVE, s, LMK_FAIL(r));

@@ -106,17 +106,6 @@ void lmk_wait_expire_locked(lm_thread_t *t)
     lmk_wait_done_locked(t, status);
 }
 
-/* Context: any. Lock: held. Cost: O(1). */
-lm_thread_t *lmk_wake_first_locked(struct lm_waitq *wq, lm_status_t status)
-{
-    lm_thread_t *t = lmk_first_waiter(wq);
-    if (t != NULL) {
-        lmk_waitq_remove(wq, t);
-        lmk_wait_finish_inline_locked(t, status);
-    }
-    return t;
-}
-
 /* Context: thread or isr. Lock: NOT held; taken once per waiter.
  * Cost: O(1) per masked step, O(waiters) total.
  * Between steps, interrupts see some waiters woken and some not (R9.1); no

@@ -341,8 +341,6 @@ static inline lm_status_t lmk_wait_allowed(lm_tick_t timeout)
 void lmk_wait_prioq_locked(struct lm_waitq *wq, uint8_t kind, void *obj,
                            lm_tick_t timeout);
 void lmk_block_current_locked(uint8_t kind, void *obj, lm_tick_t timeout);
-/* Wake the most urgent waiter of wq with status; NULL if none. O(1). */
-lm_thread_t *lmk_wake_first_locked(struct lm_waitq *wq, lm_status_t status);
 /* End t's wait (any kind) with status: unlink from its wait queue, cancel
  * its timeout, make it ready (or suspended). For a mutex waiter, the owner's
  * inherited priority is recomputed (the chain beyond goes on stepwise,
