@@ -433,7 +433,7 @@ static void rnd_worker(void *arg)
         lm_status_t sa = lm_mutex_lock(&rnd_mx[a], to);
         bool has_a = (sa == LM_OK || sa == LM_ERR_ABANDONED);
         bool has_b = false;
-        if (has_a && b != a) {
+        if (has_a) { /* b == a: a second level of a */
             lm_status_t sb = lm_mutex_lock(&rnd_mx[b], (lm_tick_t)(1u + rnd(3u)));
             has_b = (sb == LM_OK || sb == LM_ERR_ABANDONED);
         }
