@@ -866,6 +866,7 @@ LINT_CONFIGS = [  # (port include dir, extra definitions): both ports, checks on
     ("ports/hosted/include", ["-DLM_CFG_ARG_CHECKS=0", "-DLM_CFG_ASSERT=0", "-DLM_CFG_STATS=0"]),
     ("ports/hosted/include", ["-DLM_CFG_PRIORITIES=1024"]),
     ("ports/armv7m/include", ["-DLM_CFG_TRACE=1"]),  # the event recorder compiled in
+    ("ports/hosted/include", ["-DLM_CFG_STATS_INVERSIONS=1"]),  # unbounded inversions counted
 ]
 
 
