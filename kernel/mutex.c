@@ -53,6 +53,7 @@ lm_status_t lm_mutex_create(lm_mutex_t *m, unsigned options)
         m->depth = 0;
         m->options = (uint8_t)options;
         m->abandoned = 0;
+        lmk_stats_inv_created(m);
         lmk_create_publish_locked(LMK_MAGIC_OF(m), LM_MAGIC_MUTEX);
     }
     lm_port_irq_unlock(s);
@@ -136,6 +137,7 @@ static lm_thread_t *pi_link_locked(lm_thread_t *t)
         return NULL;
     }
     lmk_thread_move_prio_locked(t, p);
+    lmk_stats_inv_moved_locked(t);
     if (t->wait_kind != LMK_WAIT_MUTEX) {
         return NULL;
     }
@@ -167,6 +169,7 @@ static void mutex_waiters_changed_locked(lm_mutex_t *m)
 void lmk_mutex_waiter_left_locked(lm_mutex_t *m)
 {
     lmk.chain_gen++;
+    lmk_stats_inv_rekey_locked(m);
     mutex_waiters_changed_locked(m);
 }
 
@@ -183,6 +186,7 @@ static void mutex_acquire_locked(lm_mutex_t *m, lm_thread_t *t)
 static void mutex_release_locked(lm_mutex_t *m, lm_thread_t *o)
 {
     lmk_list_remove(&m->held_link);
+    lmk_stats_inv_release_locked(m, o);
     if (m->key != LMK_PRIO_NONE) {
         pi_count_remove(o, m->key);
         m->key = LMK_PRIO_NONE;
@@ -203,6 +207,7 @@ static void mutex_hand_over_locked(lm_mutex_t *m, lm_status_t status)
     lmk_waitq_remove(&m->waiters, w);
     mutex_acquire_locked(m, w);
     (void)mutex_rekey_locked(m); /* it inherits from those still waiting */
+    lmk_stats_inv_rekey_locked(m);
     lmk_wait_finish_locked(w, status);
     lmk_prio_update_locked(w);
 }
@@ -282,6 +287,7 @@ static lm_status_t mutex_lock_wait(lm_mutex_t *m, lm_thread_t *cur, lm_tick_t ti
             }
             lmk_wait_prioq_locked(&m->waiters, LMK_WAIT_MUTEX, m, timeout);
             lmk.chain_gen++;
+            lmk_stats_inv_rekey_locked(m);
             mutex_waiters_changed_locked(m); /* R5.2, R5.3 */
             lm_port_irq_unlock(s);
             return cur->wait_status;

@@ -244,6 +244,7 @@ lm_thread_t *lmk_switch_commit_locked(void)
             prev->stats.preemptions++;
         }
 #endif
+        lmk_stats_inversion_switch(next); /* LM_CFG_STATS_INVERSIONS */
 #if LM_CFG_SWITCH_HOOK
         if (lmk.switch_hook != NULL) {
             lmk.switch_hook(prev, next);

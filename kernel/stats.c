@@ -2,9 +2,12 @@
 /*
  * Kernel statistics (LM_CFG_STATS): reading and resetting them, the
  * interrupt count without the event trace, and CPU time
- * (LM_CFG_STATS_CPU_TIME). The counts themselves are made where the events
- * happen (lmk_stats.h; the switch's in the port or lmk_switch_commit_locked).
- * Every function here costs O(1), one masked step.
+ * (LM_CFG_STATS_CPU_TIME), and the bookkeeping behind the unbounded
+ * inversions (LM_CFG_STATS_INVERSIONS, lmk_stats.h). The counts themselves
+ * are made where the events happen (lmk_stats.h; the switch's in the port
+ * or lmk_switch_commit_locked). Every function here costs O(1), one masked
+ * step, but the look at a switch for unbounded inversions: O(k), k the
+ * owners with a waiter more urgent than themselves.
  */
 #include <string.h>
 #include "lmk.h"
@@ -40,6 +43,105 @@ static void charge_if_running(const lm_thread_t *t)
 static inline void charge_if_running(const lm_thread_t *t)
 {
     (void)t;
+}
+#endif
+
+#if LM_STATS_INVERSIONS
+/* A count reaches at most the number of mutexes one thread owns with
+ * waiters at one priority: each has a waiter of its own (a thread waits on
+ * one mutex at a time), so at most the number of threads. */
+static void inv_count_add(lm_thread_t *o, unsigned p)
+{
+    if (!lmk_prioset_contains(&o->inv_set, p)) {
+        o->inv_count[p] = 1u; /* not cleared at create: a count starts here */
+        lmk_prioset_add(&o->inv_set, p);
+    } else {
+        o->inv_count[p]++;
+    }
+}
+
+static void inv_count_remove(lm_thread_t *o, unsigned p)
+{
+    if (--o->inv_count[p] == 0u) {
+        lmk_prioset_remove(&o->inv_set, p);
+    }
+}
+
+/* o's waiters or its priority changed: on lmk.inv_owners if and only if a
+ * waiter of one of its mutexes is more urgent than o. O(1). */
+static void inv_owner_check(lm_thread_t *o)
+{
+    unsigned lo = lmk_prioset_first(&o->inv_set); /* LMK_PRIO_NONE: no waiter */
+    o->inv_lo = (uint16_t)lo;
+    bool inverted = lo < o->prio;
+    if (inverted == (o->inv_pprev != NULL)) {
+        return;
+    }
+    if (inverted) {
+        o->inv_next = lmk.inv_owners;
+        if (o->inv_next != NULL) {
+            o->inv_next->inv_pprev = &o->inv_next;
+        }
+        o->inv_pprev = &lmk.inv_owners;
+        lmk.inv_owners = o;
+    } else {
+        *o->inv_pprev = o->inv_next;
+        if (o->inv_next != NULL) {
+            o->inv_next->inv_pprev = o->inv_pprev;
+        }
+        o->inv_pprev = NULL;
+    }
+}
+
+void lmk_stats_inv_rekey_locked(lm_mutex_t *m)
+{
+    lm_thread_t *o = m->owner;
+    if (o == NULL) {
+        return; /* being deleted: its waiters leave one by one */
+    }
+    unsigned key = lmk_waitq_best_prio(&m->waiters);
+    if (key == m->inv_key) {
+        return;
+    }
+    if (m->inv_key != LMK_PRIO_NONE) {
+        inv_count_remove(o, m->inv_key);
+    }
+    if (key != LMK_PRIO_NONE) {
+        inv_count_add(o, key);
+    }
+    m->inv_key = (uint16_t)key;
+    inv_owner_check(o);
+}
+
+void lmk_stats_inv_release_locked(lm_mutex_t *m, lm_thread_t *o)
+{
+    if (m->inv_key != LMK_PRIO_NONE) {
+        inv_count_remove(o, m->inv_key);
+        m->inv_key = LMK_PRIO_NONE;
+        inv_owner_check(o);
+    }
+}
+
+void lmk_stats_inv_moved_locked(lm_thread_t *t)
+{
+    inv_owner_check(t);
+    if (t->wait_kind == LMK_WAIT_MUTEX) {
+        lmk_stats_inv_rekey_locked((lm_mutex_t *)t->wait_obj); /* it moved in the queue */
+    }
+}
+
+/* Counted once per switch, however many owners M is between. The idle
+ * thread is never counted: its priority is below every owner's. */
+void lmk_stats_inv_switch_locked(lm_thread_t *next)
+{
+    unsigned p = next->prio;
+    for (const lm_thread_t *o = lmk.inv_owners; o != NULL; o = o->inv_next) {
+        if (o->inv_lo < p && p < o->prio) {
+            lmk.stats.inversions_unbounded++;
+            next->stats.inversions_unbounded++;
+            return;
+        }
+    }
 }
 #endif
 

@@ -536,19 +536,33 @@ static void inversion_run(unsigned i, unsigned options, const char *mutex_name)
     lmt_run();
 }
 
+/* With LM_CFG_STATS_INVERSIONS the kernel's counts go into the trace as a
+ * user event "kernel" (bounded, unbounded), for tools/tests to compare
+ * with its analysis of the same records. */
+static void kernel_counts(uint32_t bounded, uint32_t unbounded)
+{
+    lm_kernel_stats_t k;
+    lm_kernel_stats(&k); /* counted since lm_kernel_init */
+    LMT_EQ(k.inversions_bounded, bounded); /* as the trace's analysis counts (tools/tests) */
+#if LM_STATS_INVERSIONS
+    LMT_EQ(k.inversions_unbounded, unbounded);
+    lm_trace_user(2, k.inversions_bounded, k.inversions_unbounded);
+#else
+    (void)unbounded;
+#endif
+}
+
 LMT_CASE(trace_inversions)
 {
     LMT_ST(lm_trace_start(buf, sizeof buf, 16, LM_TRACE_STOP_WHEN_FULL), LM_OK);
     LMT_ST(lm_trace_name_event(1, "phase"), LM_OK);
+    LMT_ST(lm_trace_name_event(2, "kernel"), LM_OK);
     lm_trace_user(1, 0, 0);
-    lm_kernel_stats_t k;
     inversion_run(0, LM_MUTEX_INHERIT, "inheriting");
-    lm_kernel_stats(&k);
-    LMT_EQ(k.inversions_bounded, 1); /* as the trace's analysis counts (tools/tests) */
+    kernel_counts(1, 0);
     lm_trace_user(1, 1, 0);
     inversion_run(1, 0u, "plain");
-    lm_kernel_stats(&k); /* counted since lm_kernel_init */
-    LMT_EQ(k.inversions_bounded, 0);
+    kernel_counts(0, 1);
     lm_trace_stop();
     LMT_EQ(((const lm_trace_header_t *)lm_trace_buffer(NULL))->dropped, 0);
     LMT_EQ(lm_hosted_trace_save("inversions.lmtrace"), 0);
@@ -561,8 +575,102 @@ LMT_CASE(trace_inversions)
                "H>L:end L>idle:end");
 }
 
+#if LM_STATS_INVERSIONS
+/* Unbounded inversions on a busy run, for tools/tests to count from the
+ * trace and compare with the kernel's counts (saved as
+ * inversions-mixed.lmtrace): six threads lock one or two of three mutexes
+ * (two without inheritance; the same one twice: recursively) with and
+ * without timeouts, change priorities around, and a seventh ends and
+ * starts them again, mutexes held or waited on. At the end the kernel's counts go into the trace: "kernel"
+ * (bounded, unbounded) and, per thread, "thread" (address, unbounded). */
+#define MIX_THREADS 6u
+static LM_TRACE_BUFFER_DEFINE(mix_buf, 512u * 1024u);
+static lm_mutex_t mix_mx[3];
+static lm_thread_t *mix_t[MIX_THREADS];
+static uint32_t mix_state;
+
+static unsigned mix_rnd(unsigned n)
+{
+    mix_state = mix_state * 1103515245u + 12345u;
+    return (unsigned)((mix_state >> 16) % n);
+}
+
+static void mix_worker(void *arg)
+{
+    (void)arg;
+    for (unsigned round = 0; round < 25u; round++) {
+        unsigned a = mix_rnd(3u), b = mix_rnd(3u);
+        lm_tick_t to = mix_rnd(4u) == 0u ? LM_WAIT_FOREVER : (lm_tick_t)(1u + mix_rnd(3u));
+        lm_status_t sa = lm_mutex_lock(&mix_mx[a], to);
+        bool has_a = (sa == LM_OK || sa == LM_ERR_ABANDONED);
+        bool has_b = false;
+        if (has_a) { /* b == a: a second level of a */
+            lm_status_t sb = lm_mutex_lock(&mix_mx[b], (lm_tick_t)(1u + mix_rnd(3u)));
+            has_b = (sb == LM_OK || sb == LM_ERR_ABANDONED);
+        }
+        lm_hosted_work(mix_rnd(2u));
+        if (mix_rnd(3u) == 0u) {
+            LMT_ST(lm_thread_set_priority(mix_t[mix_rnd(MIX_THREADS)], 2u + mix_rnd(12u)), LM_OK);
+        }
+        if (has_b) {
+            LMT_ST(lm_mutex_unlock(&mix_mx[b]), LM_OK);
+        }
+        if (has_a) {
+            LMT_ST(lm_mutex_unlock(&mix_mx[a]), LM_OK);
+        }
+        LMT_ST(lm_thread_sleep(mix_rnd(3u)), LM_OK);
+    }
+}
+
+static void mix_reaper(void *arg)
+{
+    (void)arg;
+    for (unsigned round = 0; round < 20u; round++) {
+        LMT_ST(lm_thread_sleep(1u + mix_rnd(4u)), LM_OK);
+        lm_thread_t *t = mix_t[mix_rnd(MIX_THREADS)];
+        if (lm_thread_terminate(t) == LM_OK) {
+            LMT_ST(lm_thread_start(t), LM_OK);
+        }
+    }
+}
+
+LMT_CASE(trace_inversions_mixed)
+{
+    static const char *const names[MIX_THREADS] = {"W0", "W1", "W2", "W3", "W4", "W5"};
+    lmt_begin();
+    mix_state = 7u;
+    LMT_ST(lm_trace_start(mix_buf, sizeof mix_buf, 16, LM_TRACE_STOP_WHEN_FULL), LM_OK);
+    LMT_ST(lm_trace_name_event(2, "kernel"), LM_OK);
+    LMT_ST(lm_trace_name_event(3, "thread"), LM_OK);
+    for (unsigned i = 0; i < 3u; i++) {
+        memset(&mix_mx[i], 0, sizeof mix_mx[i]);
+        LMT_ST(lm_mutex_create(&mix_mx[i], i == 2u ? LM_MUTEX_INHERIT : 0u), LM_OK);
+    }
+    for (unsigned i = 0; i < MIX_THREADS; i++) {
+        mix_t[i] = lmt_spawn(names[i], 2u + mix_rnd(12u), mix_worker, NULL);
+    }
+    (void)lmt_spawn("R", 1, mix_reaper, NULL);
+    lmt_run();
+    lm_kernel_stats_t k;
+    lm_kernel_stats(&k);
+    LMT_CHECK(k.inversions_unbounded > 10u);
+    lm_trace_user(2, k.inversions_bounded, k.inversions_unbounded);
+    for (unsigned i = 0; i < MIX_THREADS; i++) {
+        lm_thread_stats_t s;
+        LMT_ST(lm_thread_stats(mix_t[i], &s), LM_OK);
+        lm_trace_user(3, (uint32_t)(uintptr_t)mix_t[i], s.inversions_unbounded);
+    }
+    lm_trace_stop();
+    LMT_EQ(((const lm_trace_header_t *)lm_trace_buffer(NULL))->dropped, 0);
+    LMT_EQ(lm_hosted_trace_save("inversions-mixed.lmtrace"), 0);
+}
+#define MIXED_CASE , LMT_RUN(trace_inversions_mixed)
+#else
+#define MIXED_CASE
+#endif
+
 LMT_MAIN(LMT_RUN(trace_before_start), LMT_RUN(trace_bad_arguments), LMT_RUN(trace_header),
          LMT_RUN(trace_stop_when_full), LMT_RUN(trace_overwrite), LMT_RUN(trace_registry),
          LMT_RUN(trace_switch_reasons), LMT_RUN(trace_switch_reasons_own_and_isr),
          LMT_RUN(trace_slice_then_yield),
-         LMT_RUN(trace_objects), LMT_RUN(trace_inversions))
+         LMT_RUN(trace_objects), LMT_RUN(trace_inversions) MIXED_CASE)

@@ -43,6 +43,17 @@ limen_test_variant(limen_trace trace test_trace test_sched test_timeslice test_s
 # rule tests on the kernel that reads the timestamp at every switch.
 limen_add_kernel_config(limen_cputime LM_CFG_STATS_CPU_TIME=1)
 limen_test_variant(limen_cputime cputime test_stats test_sched test_timeslice)
+# Unbounded inversions counted by the kernel (LM_CFG_STATS_INVERSIONS),
+# with the recorder compiled in: the statistics' own test, test_trace's
+# inversions trace (tools/tests compares its analysis with the kernel's
+# count), and the rule tests that change mutexes' waiters, owners and
+# priorities every way the count follows.
+limen_add_kernel_config(limen_inv LM_CFG_STATS_INVERSIONS=1 LM_CFG_TRACE=1)
+limen_test_variant(limen_inv inv test_stats test_trace test_mutex test_thread test_races
+                   test_coverage)
+# White-box: test_stats' reference count reads wait queues.
+target_include_directories(test_stats_inv PRIVATE ${PROJECT_SOURCE_DIR}/kernel/include)
+target_include_directories(test_races_inv PRIVATE ${PROJECT_SOURCE_DIR}/kernel/include)
 
 # Compact wait queues (LM_CFG_WAIT_QUEUE_COMPACT, kernel/waitq.c) at 32
 # priorities (where the table is the default) and at 64 (where compact is):

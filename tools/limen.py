@@ -866,6 +866,7 @@ LINT_CONFIGS = [  # (port include dir, extra definitions): both ports, checks on
     ("ports/hosted/include", ["-DLM_CFG_ARG_CHECKS=0", "-DLM_CFG_ASSERT=0", "-DLM_CFG_STATS=0"]),
     ("ports/hosted/include", ["-DLM_CFG_PRIORITIES=1024"]),
     ("ports/armv7m/include", ["-DLM_CFG_TRACE=1"]),  # the event recorder compiled in
+    ("ports/hosted/include", ["-DLM_CFG_STATS_INVERSIONS=1"]),  # unbounded inversions counted
 ]
 
 
@@ -986,6 +987,17 @@ def cmd_coverage(args):
     if rc_cpu != 0:
         log("coverage: kernel/stats.c is below 100 % of lines or branches "
             "(LM_CFG_STATS_CPU_TIME kernel, docs/coverage.md)")
+    # The unbounded inversions' bookkeeping is compiled only with
+    # LM_CFG_STATS_INVERSIONS: it counts in that kernel (variant inv).
+    inv_objs = os.path.join(bdir, "tests", "CMakeFiles", "limen_inv.dir")
+    rc_inv = run(["gcovr", "-r", ".", "--filter", "kernel/stats.c", "--filter",
+                  "kernel/include/lmk_stats.h", "--object-directory", inv_objs,
+                  "--print-summary", "--exclude-unreachable-branches",
+                  "--exclude-throw-branches", "--fail-under-line", "100",
+                  "--fail-under-branch", "100", inv_objs], stdout=None)
+    if rc_inv != 0:
+        log("coverage: kernel/stats.c is below 100 % of lines or branches "
+            "(LM_CFG_STATS_INVERSIONS kernel, docs/coverage.md)")
     # Compact wait queues (LM_CFG_WAIT_QUEUE_COMPACT) are compiled only in
     # the kernels that select them: their code counts in the 64-priority
     # one, where compact is the default (tests/variants.cmake).
@@ -998,7 +1010,7 @@ def cmd_coverage(args):
     if rc_wq != 0:
         log("coverage: kernel/waitq.c is below 100 % of lines or branches "
             "(compact wait-queue kernel, docs/coverage.md)")
-    return rc or rc_trace or rc_cpu or rc_wq
+    return rc or rc_trace or rc_cpu or rc_inv or rc_wq
 
 
 def check_coverage_markers():

@@ -83,6 +83,11 @@ typedef struct lm_kernel_stats {
     uint32_t wait_timeouts;    /* waits that timed out (R8.4) */
     uint32_t inversions_bounded; /* waits on an inheriting mutex with a less
                                     urgent owner, which R5.2 raises */
+#if LM_STATS_INVERSIONS
+    uint32_t inversions_unbounded; /* switches to a thread between a mutex's
+                                      waiter and its less urgent owner
+                                      (LM_CFG_STATS_INVERSIONS) */
+#endif
 #if LM_CFG_STATS_CPU_TIME
     uint32_t timestamp_hz;     /* the rate of cpu_time and lm_kernel_elapsed */
 #endif

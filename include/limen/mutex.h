@@ -20,6 +20,9 @@ typedef struct lm_mutex {
     uint16_t depth;             /* recursion depth; 0 = free */
     uint8_t options;
     uint8_t abandoned;          /* previous owner ended while holding it */
+#if LM_STATS_INVERSIONS
+    uint16_t inv_key;           /* priority it counts at in owner->inv_count */
+#endif
 } lm_mutex_t;
 
 /* @retval LM_OK, LM_ERR_PARAM (NULL, unknown option) */

@@ -32,8 +32,8 @@
  *   3. under the lock, makes `next` current: either lmk_switch_commit_locked()
  *      or, in assembly, what it does: when next is not current, the counts
  *      (statistics) and the hook (switch hook); then current = next,
- *      bar = bar_next and next's `yielded` cleared (the event trace needs
- *      the C function);
+ *      bar = bar_next and next's `yielded` cleared (the event trace, CPU
+ *      time and the unbounded-inversion count need the C function);
  *   4. restores the registers of the new current thread.
  * For step 3 in assembly, the first fields of the kernel's state (the
  * symbol `lmk`) are, at these byte offsets: */

@@ -47,6 +47,10 @@ typedef struct lm_thread_stats {
     uint32_t resumptions;    /* times it was made ready: started, woken, resumed */
     uint32_t suspensions;    /* times it blocked, slept or was suspended */
     uint32_t wait_timeouts;  /* waits of it that timed out (R8.4) */
+#if LM_STATS_INVERSIONS
+    uint32_t inversions_unbounded; /* switches to it that were unbounded
+                                      inversions (LM_CFG_STATS_INVERSIONS) */
+#endif
 #if LM_CFG_STATS_CPU_TIME
     /* Timestamp counts it ran (lm_port_timestamp: from a switch to it to the
      * next switch away, interrupts included), the current run included. */
@@ -96,6 +100,16 @@ typedef struct lm_thread {
     uint8_t pi_queued;          /* on that list */
     uint8_t releasing;          /* ended; its mutexes are being released */
 #endif
+#if LM_STATS_INVERSIONS
+    /* Unbounded inversions (kernel/stats.c): inv_count[p] mutexes it owns
+     * have their most urgent waiter at p, inheriting or not; inv_set holds
+     * those p, inv_lo the most urgent. While inv_lo is more urgent than the
+     * thread it is on the kernel's list of such owners (lmk.inv_owners). */
+    struct lm_prio_set inv_set;
+    struct lm_thread *inv_next;
+    struct lm_thread **inv_pprev; /* NULL: not on the list */
+    uint16_t inv_lo;
+#endif
     lm_thread_entry_t entry;
     void *arg;
     void *stack;
@@ -111,6 +125,10 @@ typedef struct lm_thread {
     /* Last, and not cleared by lm_thread_create: pi_count[p] is read only
      * while pi_set has bit p, and set when the bit is (kernel/mutex.c). */
     uint16_t pi_count[LM_CFG_PRIORITIES];
+#endif
+#if LM_STATS_INVERSIONS
+    /* After pi_count, not cleared either: read only while inv_set has p. */
+    uint16_t inv_count[LM_CFG_PRIORITIES];
 #endif
 } lm_thread_t;
 

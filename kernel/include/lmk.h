@@ -81,6 +81,10 @@ struct lmk_kernel {
     uint32_t cpu_mark;          /* the timestamp of the last charge (stats.c) */
     uint64_t cpu_elapsed;       /* lm_kernel_elapsed */
 #endif
+#if LM_STATS_INVERSIONS
+    lm_thread_t *inv_owners;    /* owners with a waiter more urgent than
+                                   themselves (stats.c) */
+#endif
 };
 
 extern struct lmk_kernel lmk;

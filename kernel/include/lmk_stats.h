@@ -75,4 +75,68 @@ static inline void lmk_stats_inversion_bounded(void)
 }
 #endif
 
+#if LM_STATS_INVERSIONS
+/*
+ * Unbounded inversions (LM_CFG_STATS_INVERSIONS; kernel/stats.c). A switch
+ * to M is one when some mutex has an owner O and a waiter H with
+ * H.prio < M.prio < O.prio (effective priorities, lower is more urgent).
+ * All of O's mutexes share the upper end O.prio, so the question is per
+ * owner: is M strictly between O and the most urgent waiter of all the
+ * mutexes O owns (O's inv_lo)? Each mutex counts in its owner at its most
+ * urgent waiter's priority (inv_key, inv_count, inv_set, as the
+ * inheritance counts do), and the owners whose inv_lo is more urgent than
+ * themselves are on lmk.inv_owners. The hooks below keep both right in
+ * O(1) at every change of a mutex's waiters, of its owner and of an
+ * owner's priority, all of which mutex.c sees; the switch then looks only
+ * at the owners on the list. Lock: held by every caller.
+ */
+/* m was created: it counts nowhere. O(1). */
+static inline void lmk_stats_inv_created(lm_mutex_t *m)
+{
+    m->inv_key = LMK_PRIO_NONE;
+}
+/* m's waiters changed (a wait began or ended, a waiter moved) or m has a
+ * new owner: count m in its owner at its most urgent waiter. O(1). */
+void lmk_stats_inv_rekey_locked(lm_mutex_t *m);
+/* m leaves its owner o (free, handed over, deleted). O(1). */
+void lmk_stats_inv_release_locked(lm_mutex_t *m, lm_thread_t *o);
+/* t's effective priority changed: as an owner, and as a waiter on a
+ * mutex. O(1). */
+void lmk_stats_inv_moved_locked(lm_thread_t *t);
+/* The switch to next, from lmk_switch_commit_locked. O(k), k the owners
+ * on lmk.inv_owners. */
+void lmk_stats_inv_switch_locked(lm_thread_t *next);
+/* One test when no owner has a waiter more urgent than itself. */
+static inline void lmk_stats_inversion_switch(lm_thread_t *next)
+{
+    if (lmk.inv_owners != NULL) {
+        lmk_stats_inv_switch_locked(next);
+    }
+}
+#else
+#if LM_CFG_MUTEX
+static inline void lmk_stats_inv_created(lm_mutex_t *m)
+{
+    (void)m;
+}
+static inline void lmk_stats_inv_rekey_locked(lm_mutex_t *m)
+{
+    (void)m;
+}
+static inline void lmk_stats_inv_release_locked(lm_mutex_t *m, lm_thread_t *o)
+{
+    (void)m;
+    (void)o;
+}
+#endif
+static inline void lmk_stats_inv_moved_locked(lm_thread_t *t)
+{
+    (void)t;
+}
+static inline void lmk_stats_inversion_switch(lm_thread_t *next)
+{
+    (void)next;
+}
+#endif
+
 #endif /* LMK_STATS_H */

@@ -295,12 +295,14 @@ static void tickless_expired(void);
 #else
 #define LMP_SWITCH_IN_C 0
 #endif
-/* With the event trace or CPU time (LM_CFG_STATS_CPU_TIME), the commit is
+/* With the event trace, CPU time (LM_CFG_STATS_CPU_TIME) or the unbounded
+ * inversions (LM_CFG_STATS_INVERSIONS), the commit is
  * the kernel's C function, called under
  * the lock the assembly takes; otherwise the assembly makes it, counts
  * included (statistics: about 12 instructions a switch, 18 when it is a
  * preemption; the switch hook: 2, and the call when one is set). */
-#define LMP_COMMIT_IN_C (LM_CFG_TRACE || (LM_CFG_STATS && LM_CFG_STATS_CPU_TIME))
+#define LMP_COMMIT_IN_C (LM_CFG_TRACE || (LM_CFG_STATS && LM_CFG_STATS_CPU_TIME) || \
+                         LM_STATS_INVERSIONS)
 
 /* PendSV's stack check found prev's saved stack pointer in its guard words,
  * or the guard word nearest its stack overwritten: the full check decides

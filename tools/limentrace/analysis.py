@@ -16,7 +16,9 @@ COUNTERS = ("context_switches", "preemptions", "slice_expiries", "relinquishes",
             "object_operations", "object_failures", "user_events", "ticks")
 WAIT_MUTEX = 3  # a block record's wait kind for a mutex (lmk_wait_kind)
 THREAD_COUNTERS = ("runs", "preempted", "slice_expiries", "relinquishes", "resumptions",
-                   "suspensions", "wait_timeouts", "inheritance_raises")
+                   "suspensions", "wait_timeouts", "inheritance_raises", "inversions_unbounded")
+ABANDONED = -5  # LM_ERR_ABANDONED: a mutex acquired from an owner that ended
+DELETED = -2    # LM_ERR_DELETED: the object waited on was deleted
 
 
 @dataclass
@@ -30,6 +32,7 @@ class ThreadStats:
     suspensions: int = 0
     wait_timeouts: int = 0
     inheritance_raises: int = 0
+    inversions_unbounded: int = 0  # runs that were unbounded inversions
     cpu: int = 0             # timestamp counts it ran, interrupts excluded
     load: float = 0.0        # cpu / the window's elapsed time
     stopped_by: dict = field(default_factory=dict)  # R7.1 reason -> switches away
@@ -76,7 +79,7 @@ def analyse(tr, first=0, end=None):
     # Replay from the start: who runs and which handlers are active at any
     # record, so that the window's CPU time starts right; priorities, mutex
     # owners and waits, for the inversions.
-    prio, owner, inversions = {}, {}, {}
+    mx = _Mutexes()
     current = None
     isr_stack = []
     since = recs[first].t if first < len(recs) else 0
@@ -93,7 +96,7 @@ def analyse(tr, first=0, end=None):
 
     for r in recs[:end]:
         inside = r.index >= first
-        _inversions(tr, r, inside, prio, owner, inversions, c)
+        _inversions(tr, r, inside, mx, c, th)
         if r.type == d.SWITCH and current is None:
             current = r.a
         if inside:
@@ -161,35 +164,82 @@ def analyse(tr, first=0, end=None):
     return st
 
 
-def _inversions(tr, r, inside, prio, owner, inv, c):
-    """Priority inversions (docs/trace.md, "Counters"). An inversion is a
-    wait of a thread H on a mutex whose owner O is less urgent (R5). It is
-    bounded if O's priority was raised while H waited (R5.2: inheritance),
-    counted when the wait ends; every switch to a thread M more urgent than
-    O's effective priority and less urgent than H, while H waits, is an
-    unbounded inversion."""
+class _Mutexes:
+    """What the records say of mutexes, for the inversions: each thread's
+    effective priority (its create, priority and switch records), each
+    mutex's owner and lock depth, who waits on which mutex."""
+
+    def __init__(self):
+        self.prio = {}      # thread -> effective priority
+        self.owner = {}     # mutex -> thread
+        self.depth = {}     # mutex -> lock depth
+        self.waits = {}     # waiting thread -> mutex
+        self.handed = {}    # thread handed a mutex, its lock record to come -> mutex
+        self.bounded = {}   # waiting thread -> {"owner", "raised"}
+
+
+def _inversions(tr, r, inside, mx, c, th):
+    """Priority inversions (docs/trace.md, "Counters"). A wait of H on a
+    mutex whose owner O is less urgent when it begins is bounded if O's
+    priority was raised while H waited (R5.2: inheritance), counted when
+    the wait ends. A switch to a thread M (not idle) is an unbounded
+    inversion if, at that switch, some thread H waits on a mutex whose
+    owner is less urgent than M, and M is less urgent than H; counted once
+    per switch, however many such waits. The owner is the thread whose
+    successful lock record names the mutex (a recursive lock adds a
+    level, an unlock takes one away), or the waiter a ready record hands
+    it to (OK or ABANDONED) as the kernel does at the unlock or the end of
+    the owner; a thread's end drops what it owns and its wait."""
     t = r.type
+    prio = mx.prio
     if t in (d.THREAD_CREATE, d.PRIO):
         prio[r.a] = r.h
     elif t == d.SWITCH:
         prio[r.a] = r.h
-        for w in inv.values():
-            pm, ph, po = prio.get(r.b), prio.get(w["waiter"]), prio.get(w["owner"])
-            if None not in (pm, ph, po) and r.b != tr.idle and ph < pm < po and inside:
-                c["inversions_unbounded"] += 1
-    elif t == d.OBJ and r.arg == 6 and r.status in (0, -5):  # lock (or abandoned)
-        owner[r.a] = r.b
-    elif t == d.OBJ and r.arg == 7 and r.status == 0 and owner.get(r.a) == r.b:
-        owner.pop(r.a, None)
+        pm = prio.get(r.b)
+        if pm is not None and r.b != tr.idle and inside:
+            for w, m in mx.waits.items():
+                o = mx.owner.get(m)
+                ph, po = prio.get(w), prio.get(o)
+                if None not in (ph, po) and ph < pm < po:
+                    c["inversions_unbounded"] += 1
+                    th(r.b).inversions_unbounded += 1
+                    break
+    elif t == d.OBJ and r.arg == 6 and r.status in (0, ABANDONED):  # lock
+        if mx.handed.get(r.b) == r.a:
+            del mx.handed[r.b]  # the record of a lock the unlock handed over
+        elif mx.owner.get(r.a) == r.b:
+            mx.depth[r.a] += 1
+        else:
+            mx.owner[r.a], mx.depth[r.a] = r.b, 1
+    elif t == d.OBJ and r.arg == 7 and r.status == 0 and mx.owner.get(r.a) == r.b:
+        mx.depth[r.a] -= 1
+        if mx.depth[r.a] == 0:
+            del mx.owner[r.a], mx.depth[r.a]
     elif t == d.BLOCK and r.arg == WAIT_MUTEX:
-        o = owner.get(r.b)
+        mx.waits[r.a] = r.b
+        o = mx.owner.get(r.b)
         if o is not None and prio.get(o, -1) > prio.get(r.a, 1 << 16):
-            inv[r.a] = {"waiter": r.a, "owner": o, "raised": False}
-    elif t == d.READY and r.a in inv:
-        if inv.pop(r.a)["raised"] and inside:
+            mx.bounded[r.a] = {"owner": o, "raised": False}
+    elif t == d.READY:
+        m = mx.waits.pop(r.a, None)
+        if m is not None and r.status in (0, ABANDONED):
+            mx.owner[m], mx.depth[m] = r.a, 1
+            mx.handed[r.a] = m
+        elif m is not None and r.status == DELETED:
+            mx.owner.pop(m, None)  # the delete took it from its owner first
+            mx.depth.pop(m, None)
+        b = mx.bounded.pop(r.a, None)
+        if b is not None and b["raised"] and inside:
             c["inversions_bounded"] += 1
+    elif t in (d.THREAD_END, d.THREAD_DELETE):
+        mx.waits.pop(r.a, None)
+        mx.bounded.pop(r.a, None)
+        mx.handed.pop(r.a, None)
+        for m in [m for m, o in mx.owner.items() if o == r.a]:
+            del mx.owner[m], mx.depth[m]
     if t == d.PRIO and r.arg:
-        for w in inv.values():
+        for w in mx.bounded.values():
             if w["owner"] == r.a:
                 w["raised"] = True
 

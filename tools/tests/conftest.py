@@ -71,11 +71,25 @@ def run(request):
 
 
 @pytest.fixture(scope="session")
-def inversions_trace(tmp_path_factory):
-    """tests/test_trace.c's trace_inversions case saves its trace in the
-    working directory: a mutex with inheritance, then one without."""
-    bdir = _build("host-asan", "test_trace_trace")
+def inversions_dir(tmp_path_factory):
+    """tests/test_trace.c on the kernel that counts unbounded inversions too
+    (LM_CFG_STATS_INVERSIONS, variant inv) saves its traces in the working
+    directory: inversions.lmtrace (trace_inversions: a mutex with
+    inheritance, then one without) and inversions-mixed.lmtrace
+    (trace_inversions_mixed), each with the kernel's counts as user
+    events."""
+    bdir = _build("host-asan", "test_trace_inv")
     out = tmp_path_factory.mktemp("inversions")
-    subprocess.run([os.path.join(bdir, "tests", "test_trace_trace")], cwd=out,
+    subprocess.run([os.path.join(bdir, "tests", "test_trace_inv")], cwd=out,
                    capture_output=True, check=True)
-    return str(out / "inversions.lmtrace")
+    return out
+
+
+@pytest.fixture(scope="session")
+def inversions_trace(inversions_dir):
+    return str(inversions_dir / "inversions.lmtrace")
+
+
+@pytest.fixture(scope="session")
+def inversions_mixed_trace(inversions_dir):
+    return str(inversions_dir / "inversions-mixed.lmtrace")

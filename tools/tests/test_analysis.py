@@ -161,8 +161,53 @@ def test_priority_inversions(inversions_trace):
     assert inheriting["inheritance_raises"] == 1
     assert (plain["inversions_bounded"], plain["inversions_unbounded"]) == (0, 1)
     assert plain["inheritance_raises"] == 0
+    # The kernel's counts of each phase (LM_CFG_STATS_INVERSIONS), recorded
+    # at its end as the user event "kernel" (bounded, unbounded).
+    kernel = kernel_counts(tr)
+    assert len(kernel) == 2
+    assert (kernel[0].a, kernel[0].b) == (inheriting["inversions_bounded"],
+                                          inheriting["inversions_unbounded"])
+    assert (kernel[1].a, kernel[1].b) == (plain["inversions_bounded"],
+                                          plain["inversions_unbounded"])
     # The hosted timestamps go on across the kernel's restart between the phases.
     assert all(b.t > a.t for a, b in zip(tr.records, tr.records[1:]))
+
+
+def kernel_counts(tr, event="kernel"):
+    return [r for r in tr.records if r.type == d.USER and tr.event_name(r.h) == event]
+
+
+def test_unbounded_inversions_equal_the_kernels(inversions_mixed_trace):
+    """A busy run (tests/test_trace.c, trace_inversions_mixed: waits with
+    and without inheritance, timeouts, priority changes, owners and
+    waiters ended and started again): the unbounded inversions the
+    analysis counts in the records equal the kernel's count
+    (LM_CFG_STATS_INVERSIONS), in all and per thread."""
+    tr = d.load(inversions_mixed_trace)
+    st = analysis.analyse(tr)
+    (kernel,) = kernel_counts(tr)
+    assert st.counters["inversions_unbounded"] == kernel.b
+    assert kernel.b > 10
+    per_thread = kernel_counts(tr, "thread")
+    assert len(per_thread) == 6
+    for r in per_thread:
+        assert st.threads[tr.thread_name(r.a)].inversions_unbounded == r.b, tr.thread_name(r.a)
+    assert sum(t.inversions_unbounded for t in st.threads.values()) == kernel.b
+
+
+def test_unbounded_inversions_once_per_switch(inversions_mixed_trace):
+    """An unbounded inversion is a switch, not a (switch, wait) pair: no
+    switch counts twice, whatever the number of waits it is inside."""
+    tr = d.load(inversions_mixed_trace)
+    switches = [r for r in tr.records if r.type == d.SWITCH]
+    total = analysis.analyse(tr).counters["inversions_unbounded"]
+    counted = 0
+    for i, r in enumerate(switches):
+        before = switches[i - 1].index + 1 if i else 0
+        n = analysis.analyse(tr, before, r.index + 1).counters["inversions_unbounded"]
+        assert n in (0, 1)
+        counted += n
+    assert counted == total
 
 
 def test_hosted_tick_handlers_are_short(inversions_trace):
