@@ -400,8 +400,10 @@ lm_status_t lm_thread_yield(void)
         /* A bit for cur's ring in `held` is the one cur may have kept from
          * its own hold (sched.c): a yield ends it (R3.3), and it must not
          * pass to a peer. */
-        if (!lmk_prioset_empty(&lmk.held)) {
+        bool no_holds = lmk_prioset_empty(&lmk.held); /* read once: holds are rare */
+        if (!no_holds) {
             lmk_prioset_remove(&lmk.held, cur->prio);
+            no_holds = lmk_prioset_empty(&lmk.held);
         }
         if (peer) {
             lmk_prioq_rotate(&lmk.ready, cur->prio);
@@ -413,7 +415,7 @@ lm_status_t lm_thread_yield(void)
             /* cur is ready, so `best` is a priority: with no hold marked the
              * answer is the head of its ring (the peer now ahead of cur, or
              * the more urgent thread cur's threshold held back). */
-            if (lmk_prioset_empty(&lmk.held)) {
+            if (no_holds) {
                 lmk_sched_choose_locked(best);
             } else {
                 lmk_sched_decide_locked();
