@@ -282,9 +282,14 @@ static lm_status_t mutex_lock_wait(lm_mutex_t *m, lm_thread_t *cur, lm_tick_t ti
         enum lmk_walk w = cycle_walk(m, cur, &s);
         if (w == WALK_CLEAR) {
             lmk.walker = NULL;
-            if ((m->options & LM_MUTEX_INHERIT) != 0u && m->owner->prio > cur->prio) {
-                lmk_stats_inversion_bounded(); /* the raise below bounds it */
+            /* A bounded inversion: the raise below bounds it. The wait's
+             * option word (unused by a mutex wait otherwise) says so to
+             * the trace's block record. */
+            bool bounded = (m->options & LM_MUTEX_INHERIT) != 0u && m->owner->prio > cur->prio;
+            if (bounded) {
+                lmk_stats_inversion_bounded(cur);
             }
+            cur->wait_opt = bounded ? 1u : 0u;
             lmk_wait_prioq_locked(&m->waiters, LMK_WAIT_MUTEX, m, timeout);
             lmk.chain_gen++;
             lmk_stats_inv_rekey_locked(m);

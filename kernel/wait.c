@@ -16,7 +16,7 @@
 void lmk_block_current_locked(uint8_t kind, void *obj, lm_tick_t timeout)
 {
     lm_thread_t *cur = lmk.current;
-    lmk_trace_block(cur, kind, obj);
+    lmk_trace_block(cur, kind, obj, 0u);
     lmk_stats_suspended(cur);
     cur->wait_kind = kind;
     cur->wait_obj = obj;
@@ -34,7 +34,8 @@ void lmk_wait_prioq_locked(struct lm_waitq *wq, uint8_t kind, void *obj,
                            lm_tick_t timeout)
 {
     lm_thread_t *cur = lmk.current;
-    lmk_trace_block(cur, kind, obj);
+    /* A mutex wait's option word says whether it is a bounded inversion. */
+    lmk_trace_block(cur, kind, obj, (kind == LMK_WAIT_MUTEX) ? (uint16_t)cur->wait_opt : 0u);
     lmk_stats_suspended(cur);
     cur->wait_kind = kind;
     cur->wait_obj = obj;

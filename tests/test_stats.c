@@ -84,6 +84,12 @@ LMT_CASE(stats_counted)
     LMT_CHECK(ks_end.interrupts > raised);
     check_thread(th_a, 3, 2, 1, 1);
     check_thread(th_b, 3, 2, 0, 0);
+    /* The bounded inversion is B's wait: counted for B, not for A. */
+    lm_thread_stats_t sa, sb;
+    LMT_ST(lm_thread_stats(th_a, &sa), LM_OK);
+    LMT_ST(lm_thread_stats(th_b, &sb), LM_OK);
+    LMT_EQ(sa.inversions_bounded, 0);
+    LMT_EQ(sb.inversions_bounded, 1);
 
     /* A thread's reset is its own; the kernel's takes the idle thread's. */
     lm_thread_stats_t s;

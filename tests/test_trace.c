@@ -642,6 +642,7 @@ LMT_CASE(trace_inversions_mixed)
     LMT_ST(lm_trace_start(mix_buf, sizeof mix_buf, 16, LM_TRACE_STOP_WHEN_FULL), LM_OK);
     LMT_ST(lm_trace_name_event(2, "kernel"), LM_OK);
     LMT_ST(lm_trace_name_event(3, "thread"), LM_OK);
+    LMT_ST(lm_trace_name_event(4, "thread-bounded"), LM_OK);
     for (unsigned i = 0; i < 3u; i++) {
         memset(&mix_mx[i], 0, sizeof mix_mx[i]);
         LMT_ST(lm_mutex_create(&mix_mx[i], i == 2u ? LM_MUTEX_INHERIT : 0u), LM_OK);
@@ -654,11 +655,13 @@ LMT_CASE(trace_inversions_mixed)
     lm_kernel_stats_t k;
     lm_kernel_stats(&k);
     LMT_CHECK(k.inversions_unbounded > 10u);
+    LMT_CHECK(k.inversions_bounded > 0u);
     lm_trace_user(2, k.inversions_bounded, k.inversions_unbounded);
     for (unsigned i = 0; i < MIX_THREADS; i++) {
         lm_thread_stats_t s;
         LMT_ST(lm_thread_stats(mix_t[i], &s), LM_OK);
         lm_trace_user(3, (uint32_t)(uintptr_t)mix_t[i], s.inversions_unbounded);
+        lm_trace_user(4, (uint32_t)(uintptr_t)mix_t[i], s.inversions_bounded);
     }
     lm_trace_stop();
     LMT_EQ(((const lm_trace_header_t *)lm_trace_buffer(NULL))->dropped, 0);

@@ -47,6 +47,7 @@ typedef struct lm_thread_stats {
     uint32_t resumptions;    /* times it was made ready: started, woken, resumed */
     uint32_t suspensions;    /* times it blocked, slept or was suspended */
     uint32_t wait_timeouts;  /* waits of it that timed out (R8.4) */
+    uint32_t inversions_bounded; /* its waits that were bounded inversions (R5.2) */
 #if LM_STATS_INVERSIONS
     uint32_t inversions_unbounded; /* switches to it that were unbounded
                                       inversions (LM_CFG_STATS_INVERSIONS) */

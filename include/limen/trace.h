@@ -17,7 +17,7 @@
 #include "limen/base.h"
 
 /* Format version in the header; the decoder refuses versions it does not know. */
-#define LM_TRACE_VERSION 1u
+#define LM_TRACE_VERSION 2u
 /* "LMTR" read as a little-endian word: a decoder that reads it reversed
  * knows the trace is big-endian. */
 #define LM_TRACE_MAGIC 0x52544D4Cu
@@ -33,7 +33,8 @@ typedef enum lm_trace_type {
     LM_TRACE_THREAD_SUSPEND = 5, /* a thread, h status */
     LM_TRACE_THREAD_RESUME = 6,  /* a thread, h status */
     LM_TRACE_READY = 7,          /* a thread woken, h its wait's status */
-    LM_TRACE_BLOCK = 8,          /* a thread, b object (0: sleep), arg wait kind */
+    LM_TRACE_BLOCK = 8,          /* a thread, b object (0: sleep), arg wait kind,
+                                    h 1 if a bounded inversion (R5.2), else 0 */
     LM_TRACE_SWITCH = 9,         /* a from, b to, arg lm_trace_reason_t */
     LM_TRACE_ISR_ENTER = 10,     /* h interrupt number */
     LM_TRACE_ISR_EXIT = 11,      /* h interrupt number */

@@ -50,11 +50,12 @@ static inline void lmk_stats_relinquished(lm_thread_t *t)
     lmk.stats.relinquishes++;
     t->stats.relinquishes++;
 }
-/* A thread starts waiting on an inheriting mutex whose owner is less
- * urgent than it: the wait raises the owner (R5.2). */
-static inline void lmk_stats_inversion_bounded(void)
+/* t starts waiting on an inheriting mutex whose owner is less urgent than
+ * it: the wait raises the owner (R5.2). */
+static inline void lmk_stats_inversion_bounded(lm_thread_t *t)
 {
     lmk.stats.inversions_bounded++;
+    t->stats.inversions_bounded++;
 }
 #else
 static inline void lmk_stats_resumed(lm_thread_t *t, lm_status_t status)
@@ -70,8 +71,9 @@ static inline void lmk_stats_relinquished(lm_thread_t *t)
 {
     (void)t;
 }
-static inline void lmk_stats_inversion_bounded(void)
+static inline void lmk_stats_inversion_bounded(lm_thread_t *t)
 {
+    (void)t;
 }
 #endif
 

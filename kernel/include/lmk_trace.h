@@ -46,9 +46,12 @@ void lmk_trace_thread(uint8_t type, const struct lm_thread *t, uint16_t h);
 void lmk_trace_decided_own(const struct lm_thread *t);
 /* A wake chose a thread to preempt the running one: R7.1 (g). */
 void lmk_trace_wake_preempts(void);
-static inline void lmk_trace_block(const struct lm_thread *t, uint8_t kind, const void *obj)
+/* bounded: 1 if the wait is a bounded inversion (R5.2, mutex.c), so that
+ * the trace counts it as the kernel does. */
+static inline void lmk_trace_block(const struct lm_thread *t, uint8_t kind, const void *obj,
+                                   uint16_t bounded)
 {
-    lmk_trace_rec(LM_TRACE_BLOCK, kind, 0u, lmk_trace_addr(t), lmk_trace_addr(obj));
+    lmk_trace_rec(LM_TRACE_BLOCK, kind, bounded, lmk_trace_addr(t), lmk_trace_addr(obj));
 }
 static inline void lmk_trace_ready(const struct lm_thread *t, lm_status_t status)
 {
@@ -96,11 +99,13 @@ static inline void lmk_trace_thread(uint8_t type, const struct lm_thread *t, uin
     (void)t;
     (void)h;
 }
-static inline void lmk_trace_block(const struct lm_thread *t, uint8_t kind, const void *obj)
+static inline void lmk_trace_block(const struct lm_thread *t, uint8_t kind, const void *obj,
+                                   uint16_t bounded)
 {
     (void)t;
     (void)kind;
     (void)obj;
+    (void)bounded;
 }
 static inline void lmk_trace_ready(const struct lm_thread *t, lm_status_t status)
 {

@@ -16,7 +16,8 @@ COUNTERS = ("context_switches", "preemptions", "slice_expiries", "relinquishes",
             "object_operations", "object_failures", "user_events", "ticks")
 WAIT_MUTEX = 3  # a block record's wait kind for a mutex (lmk_wait_kind)
 THREAD_COUNTERS = ("runs", "preempted", "slice_expiries", "relinquishes", "resumptions",
-                   "suspensions", "wait_timeouts", "inheritance_raises", "inversions_unbounded")
+                   "suspensions", "wait_timeouts", "inheritance_raises", "inversions_bounded",
+                   "inversions_unbounded")
 ABANDONED = -5  # LM_ERR_ABANDONED: a mutex acquired from an owner that ended
 DELETED = -2    # LM_ERR_DELETED: the object waited on was deleted
 
@@ -32,6 +33,7 @@ class ThreadStats:
     suspensions: int = 0
     wait_timeouts: int = 0
     inheritance_raises: int = 0
+    inversions_bounded: int = 0    # its waits that were bounded inversions
     inversions_unbounded: int = 0  # runs that were unbounded inversions
     cpu: int = 0             # timestamp counts it ran, interrupts excluded
     load: float = 0.0        # cpu / the window's elapsed time
@@ -175,15 +177,14 @@ class _Mutexes:
         self.depth = {}     # mutex -> lock depth
         self.waits = {}     # waiting thread -> mutex
         self.handed = {}    # thread handed a mutex, its lock record to come -> mutex
-        self.bounded = {}   # waiting thread -> {"owner", "raised"}
 
 
 def _inversions(tr, r, inside, mx, c, th):
-    """Priority inversions (docs/trace.md, "Counters"). A wait of H on a
-    mutex whose owner O is less urgent when it begins is bounded if O's
-    priority was raised while H waited (R5.2: inheritance), counted when
-    the wait ends. A switch to a thread M (not idle) is an unbounded
-    inversion if, at that switch, some thread H waits on a mutex whose
+    """Priority inversions (docs/trace.md, "Counters"). A bounded one is a
+    block record on a mutex whose h is 1: the kernel marks so, when the wait
+    begins, the wait of a thread on an inheriting mutex whose owner is less
+    urgent, which the inheritance raises (R5.2). A switch to a thread M
+    (not idle) is an unbounded inversion if, at that switch, some thread H waits on a mutex whose
     owner is less urgent than M, and M is less urgent than H; counted once
     per switch, however many such waits. The owner is the thread whose
     successful lock record names the mutex (a recursive lock adds a
@@ -218,9 +219,9 @@ def _inversions(tr, r, inside, mx, c, th):
             del mx.owner[r.a], mx.depth[r.a]
     elif t == d.BLOCK and r.arg == WAIT_MUTEX:
         mx.waits[r.a] = r.b
-        o = mx.owner.get(r.b)
-        if o is not None and prio.get(o, -1) > prio.get(r.a, 1 << 16):
-            mx.bounded[r.a] = {"owner": o, "raised": False}
+        if r.h == 1 and inside:
+            c["inversions_bounded"] += 1
+            th(r.a).inversions_bounded += 1
     elif t == d.READY:
         m = mx.waits.pop(r.a, None)
         if m is not None and r.status in (0, ABANDONED):
@@ -229,19 +230,11 @@ def _inversions(tr, r, inside, mx, c, th):
         elif m is not None and r.status == DELETED:
             mx.owner.pop(m, None)  # the delete took it from its owner first
             mx.depth.pop(m, None)
-        b = mx.bounded.pop(r.a, None)
-        if b is not None and b["raised"] and inside:
-            c["inversions_bounded"] += 1
     elif t in (d.THREAD_END, d.THREAD_DELETE):
         mx.waits.pop(r.a, None)
-        mx.bounded.pop(r.a, None)
         mx.handed.pop(r.a, None)
         for m in [m for m, o in mx.owner.items() if o == r.a]:
             del mx.owner[m], mx.depth[m]
-    if t == d.PRIO and r.arg:
-        for w in mx.bounded.values():
-            if w["owner"] == r.a:
-                w["raised"] = True
 
 
 def marks(tr, event):

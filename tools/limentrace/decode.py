@@ -7,7 +7,7 @@ import struct
 from dataclasses import dataclass, field
 
 MAGIC = b"LMTR"
-VERSION = 1
+VERSION = 2
 HEADER = "IHHIIHHIIIIIIBBBBI"  # 52 bytes, lm_trace_header_t
 ENTRY = "II B3x20s".replace(" ", "")
 RECORD = "IBBHII"

@@ -195,6 +195,23 @@ def test_unbounded_inversions_equal_the_kernels(inversions_mixed_trace):
     assert sum(t.inversions_unbounded for t in st.threads.values()) == kernel.b
 
 
+def test_bounded_inversions_equal_the_kernels(inversions_mixed_trace):
+    """The same busy run: the bounded inversions the analysis counts (the
+    block records the kernel marks, R5.2) equal the kernel's count, in all
+    and per thread, including waits that ended by a timeout or with their
+    thread."""
+    tr = d.load(inversions_mixed_trace)
+    st = analysis.analyse(tr)
+    (kernel,) = kernel_counts(tr)
+    assert st.counters["inversions_bounded"] == kernel.a
+    assert kernel.a > 0
+    per_thread = kernel_counts(tr, "thread-bounded")
+    assert len(per_thread) == 6
+    for r in per_thread:
+        assert st.threads[tr.thread_name(r.a)].inversions_bounded == r.b, tr.thread_name(r.a)
+    assert sum(t.inversions_bounded for t in st.threads.values()) == kernel.a
+
+
 def test_unbounded_inversions_once_per_switch(inversions_mixed_trace):
     """An unbounded inversion is a switch, not a (switch, wait) pair: no
     switch counts twice, whatever the number of waits it is inside."""
