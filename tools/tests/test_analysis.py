@@ -177,39 +177,29 @@ def kernel_counts(tr, event="kernel"):
     return [r for r in tr.records if r.type == d.USER and tr.event_name(r.h) == event]
 
 
-def test_unbounded_inversions_equal_the_kernels(inversions_mixed_trace):
+@pytest.mark.parametrize("counter, kernel_field, per_thread_event", [
+    ("inversions_unbounded", "b", "thread"),
+    ("inversions_bounded", "a", "thread-bounded"),
+])
+def test_inversions_equal_the_kernels(inversions_mixed_trace, counter, kernel_field,
+                                      per_thread_event):
     """A busy run (tests/test_trace.c, trace_inversions_mixed: waits with
     and without inheritance, timeouts, priority changes, owners and
     waiters ended and started again): the unbounded inversions the
-    analysis counts in the records equal the kernel's count
-    (LM_CFG_STATS_INVERSIONS), in all and per thread."""
+    analysis counts in the records (LM_CFG_STATS_INVERSIONS), and the
+    bounded ones (the block records the kernel marks, R5.2), equal the
+    kernel's counts, in all and per thread."""
     tr = d.load(inversions_mixed_trace)
     st = analysis.analyse(tr)
     (kernel,) = kernel_counts(tr)
-    assert st.counters["inversions_unbounded"] == kernel.b
-    assert kernel.b > 10
-    per_thread = kernel_counts(tr, "thread")
+    total = getattr(kernel, kernel_field)
+    assert st.counters[counter] == total
+    assert total > (10 if counter == "inversions_unbounded" else 0)
+    per_thread = kernel_counts(tr, per_thread_event)
     assert len(per_thread) == 6
     for r in per_thread:
-        assert st.threads[tr.thread_name(r.a)].inversions_unbounded == r.b, tr.thread_name(r.a)
-    assert sum(t.inversions_unbounded for t in st.threads.values()) == kernel.b
-
-
-def test_bounded_inversions_equal_the_kernels(inversions_mixed_trace):
-    """The same busy run: the bounded inversions the analysis counts (the
-    block records the kernel marks, R5.2) equal the kernel's count, in all
-    and per thread, including waits that ended by a timeout or with their
-    thread."""
-    tr = d.load(inversions_mixed_trace)
-    st = analysis.analyse(tr)
-    (kernel,) = kernel_counts(tr)
-    assert st.counters["inversions_bounded"] == kernel.a
-    assert kernel.a > 0
-    per_thread = kernel_counts(tr, "thread-bounded")
-    assert len(per_thread) == 6
-    for r in per_thread:
-        assert st.threads[tr.thread_name(r.a)].inversions_bounded == r.b, tr.thread_name(r.a)
-    assert sum(t.inversions_bounded for t in st.threads.values()) == kernel.a
+        assert getattr(st.threads[tr.thread_name(r.a)], counter) == r.b, tr.thread_name(r.a)
+    assert sum(getattr(t, counter) for t in st.threads.values()) == total
 
 
 def test_unbounded_inversions_once_per_switch(inversions_mixed_trace):
