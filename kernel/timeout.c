@@ -8,11 +8,13 @@
  *
  * The tick interrupt only advances the clock and the running thread's
  * time-slice (O(1)). Expiry runs later, in the context-switch handler at the
- * lowest interrupt priority, as a sequence of masked steps of O(1) each:
+ * lowest interrupt priority, as a sequence of masked steps of bounded cost:
  *
  *     step A  move the next unvisited slot onto the `expiring` list (splice)
- *     step B  take one node off `expiring`: wake its thread or fire its
- *             timer if due, else put it back in its slot (a later round)
+ *     step B  wake a run of up to K = LM_CFG_EXPIRIES_PER_STEP due sleeps
+ *             off the front of `expiring`; or take one other node: time its
+ *             wait out or fire its timer if due, else put it back in its
+ *             slot (a later round)
  *
  * Interrupts are unmasked between steps, so the longest time the kernel
  * holds off an interrupt is one step, whether 1 or 100 timeouts expire on
@@ -21,7 +23,7 @@
  *        slot[0] slot[1] ... slot[k] ... slot[N-1]
  *                               |  splice (step A)
  *                               v
- *                           expiring --> one node per step (step B)
+ *                           expiring --> K sleeps or one node per step (step B)
  */
 #include <string.h>
 #include "lmk.h"
