@@ -1791,7 +1791,7 @@ static void sr_probe(void *arg)
 {
     (void)arg;
     unsigned n = sr_woken();
-    if (n == SR_N || ++sr_probes > 4u * SR_N) {
+    if (n == SR_N || ++sr_probes > 64u + 4u * SR_N) {
         return; /* all awake (or the test is lost): stop probing */
     }
     if (!sr_ended && n == LM_CFG_EXPIRIES_PER_STEP) {

@@ -822,7 +822,7 @@ static void tr_probe(void *arg)
 {
     (void)arg;
     unsigned n = tr_woken();
-    if (n == TR_N || ++tr_probes > 4u * TR_N) {
+    if (n == TR_N || ++tr_probes > 64u + 4u * TR_N) {
         return; /* all awake (or the test is lost): stop probing */
     }
     if (tr_landed == 0 && n == LM_CFG_EXPIRIES_PER_STEP) {

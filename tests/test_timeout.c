@@ -714,7 +714,7 @@ static void run_probe(void *arg)
 {
     (void)arg;
     unsigned n = run_woken();
-    if (n == RUN_N || ++run_probes > 4u * RUN_N) {
+    if (n == RUN_N || ++run_probes > 64u + 4u * RUN_N) {
         return; /* all awake (or the test is lost): stop probing */
     }
     if (n != 0u && (run_nseen == 0u || run_seen[run_nseen - 1u] != n)) {
