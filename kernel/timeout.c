@@ -8,11 +8,13 @@
  *
  * The tick interrupt only advances the clock and the running thread's
  * time-slice (O(1)). Expiry runs later, in the context-switch handler at the
- * lowest interrupt priority, as a sequence of masked steps of O(1) each:
+ * lowest interrupt priority, as a sequence of masked steps of bounded cost:
  *
  *     step A  move the next unvisited slot onto the `expiring` list (splice)
- *     step B  take one node off `expiring`: wake its thread or fire its
- *             timer if due, else put it back in its slot (a later round)
+ *     step B  wake a run of up to K = LM_CFG_EXPIRIES_PER_STEP due sleeps
+ *             off the front of `expiring`; or take one other node: time its
+ *             wait out or fire its timer if due, else put it back in its
+ *             slot (a later round)
  *
  * Interrupts are unmasked between steps, so the longest time the kernel
  * holds off an interrupt is one step, whether 1 or 100 timeouts expire on
@@ -21,7 +23,7 @@
  *        slot[0] slot[1] ... slot[k] ... slot[N-1]
  *                               |  splice (step A)
  *                               v
- *                           expiring --> one node per step (step B)
+ *                           expiring --> K sleeps or one node per step (step B)
  */
 #include <string.h>
 #include "lmk.h"
@@ -33,7 +35,10 @@
 static struct {
     struct lm_dnode slot[LM_CFG_TIMER_WHEEL_SLOTS];
     uint32_t busy[WHEEL_WORDS];  /* bit i: slot[i] not empty */
-    struct lm_dnode expiring;    /* nodes taken from visited slots */
+    /* Nodes taken from visited slots. The head is a timeout marked as a
+     * timer's, never armed: a walk that looks for due sleeps (sleep_runs)
+     * stops at it as at any timer, with no test of its own. */
+    struct lm_timeout expiring;
     lm_tick_t done;              /* slots of ticks up to `done` visited */
     uint32_t armed;              /* armed timeouts, wherever they sit */
 } wheel;
@@ -55,7 +60,8 @@ void lmk_timeout_init(void)
         lmk_list_init(&wheel.slot[i]);
     }
     memset(wheel.busy, 0, sizeof wheel.busy);
-    lmk_list_init(&wheel.expiring);
+    lmk_list_init(&wheel.expiring.link);
+    wheel.expiring.is_timer = 1u;
     wheel.done = lmk.now;
     wheel.armed = 0;
     lmk.timeout_work = 0u;
@@ -83,9 +89,9 @@ static void slot_push(struct lm_timeout *to)
  * deadline between the two is in a slot `done` has still to reach. */
 static void wheel_insert(struct lm_timeout *to)
 {
-    if (!lmk_list_empty(&wheel.expiring) &&
+    if (!lmk_list_empty(&wheel.expiring.link) &&
         (to->deadline & WHEEL_MASK) == (wheel.done & WHEEL_MASK)) {
-        lmk_list_push_back(&wheel.expiring, &to->link);
+        lmk_list_push_back(&wheel.expiring.link, &to->link);
         lmk.timeout_work = 1u;
         return;
     }
@@ -168,61 +174,162 @@ void lmk_tick_announce(lm_tick_t n)
 }
 
 
+/* The nodes of `expiring` before n are gone: n (or the head) comes first. */
+static inline void expiring_cut(struct lm_dnode *n)
+{
+    wheel.expiring.link.next = n;
+    n->prev = &wheel.expiring.link;
+}
+
+/* Move on to the next slot, if `now` is not reached yet: its nodes go onto
+ * `expiring`. With nothing left, the tick's work is done. Lock: held. O(1). */
+static void visit_next_slot(void)
+{
+    if (wheel.done == lmk.now) {
+        lmk.timeout_work = 0u;
+    } else if (wheel.armed == 0u) {
+        wheel.done = lmk.now; /* nothing anywhere: skip the empty slots */
+    } else {
+        wheel.done++;
+        lm_tick_t i = wheel.done & WHEEL_MASK;
+        if (slot_busy(i)) {
+            lmk_list_splice_back(&wheel.expiring.link, &wheel.slot[i]);
+            wheel.busy[i / 32u] &= ~(1u << (i % 32u));
+        }
+    }
+}
+
+/* Is the node `to` a thread's sleep? Its expiry is the common one
+ * (measure 5), made in the step's own loop. */
+static inline bool expiry_is_sleep(const struct lm_timeout *to)
+{
+    if (to->is_timer != 0u) { /* a timer, or the head of `expiring` */
+        return false;
+    }
+    return LMK_CONTAINER_OF(to, const lm_thread_t, timeout)->wait_kind == LMK_WAIT_SLEEP;
+}
+
+/* The first node of `expiring`, n, is not a due sleep: it alone makes the
+ * step. Put back in its slot if due in a later revolution; else a wait on
+ * an object times out (its unlink may cost a wait queue's walk, a mutex's
+ * chain), or a timer fires: a periodic one is armed again first, then the
+ * lock is released for the callback.
+ * Lock: held on entry, released on return. Cost: O(1), the callback's
+ * excepted. */
+static void expire_other(struct lm_dnode *n, lm_irqstate_t s)
+{
+    lmk_list_remove(n);
+    struct lm_timeout *to = LMK_CONTAINER_OF(n, struct lm_timeout, link);
+    if (!tick_reached(lmk.now, to->deadline)) {
+        slot_push(to); /* due in a later revolution */
+        lm_port_irq_unlock(s);
+        return;
+    }
+    wheel.armed--;
+#if LM_CFG_TIMER
+    if (to->is_timer != 0u) {
+        lm_timer_t *tm = LMK_CONTAINER_OF(to, lm_timer_t, timeout);
+        lm_timer_fn_t fn = tm->fn;
+        (void)lmk_trace_obj(LM_TRACE_TIMER_EXPIRY, tm, LM_OK);
+        void *arg = tm->arg;
+        if (tm->period != 0u) {
+            to->deadline += tm->period; /* no drift (R10.2) */
+            wheel_insert(to);
+            wheel.armed++;
+        } else {
+            tm->active = 0u;
+        }
+        lm_port_irq_unlock(s);
+        fn(arg); /* lock not held: see limen/timer.h */
+        return;
+    }
+#endif
+    lmk_wait_expire_locked(LMK_CONTAINER_OF(to, lm_thread_t, timeout));
+    lm_port_irq_unlock(s);
+}
+
+/* Is n, a node of `expiring`, a sleep due at `now`? */
+static inline bool due_sleep(const struct lm_dnode *n, lm_tick_t now)
+{
+    const struct lm_timeout *to = LMK_CONTAINER_OF(n, const struct lm_timeout, link);
+    return expiry_is_sleep(to) && tick_reached(now, to->deadline);
+}
+
+/* n, the first node of `expiring`, is a due sleep: wake the run of due
+ * sleeps that starts there, up to LM_CFG_EXPIRIES_PER_STEP of them per
+ * masked step, with interrupts taken between two steps. Stops at anything
+ * else, which lmk_timeout_step takes next, and at inheritance work a
+ * handler queued between two steps, which lmk_switch_work does first
+ * (R9.6). Each step walks `expiring` from its head and cuts the nodes it
+ * took in one go at its end: masked, nobody else looks at the list, and a
+ * taken node is marked disarmed at once (link.next NULL), as a cancel
+ * expects. Lock: held on entry, released on return.
+ * Cost: O(LM_CFG_EXPIRIES_PER_STEP) per masked step. */
+static __attribute__((noinline)) void sleep_runs(struct lm_dnode *n, lm_irqstate_t s)
+{
+    struct lm_dnode *const head = &wheel.expiring.link;
+    lm_tick_t now = lmk.now;
+    for (;;) {
+        uint32_t left = LM_CFG_EXPIRIES_PER_STEP;
+        do {
+            lm_thread_t *t = LMK_CONTAINER_OF(n, lm_thread_t, timeout.link);
+            n = n->next;
+            t->timeout.link.next = NULL;
+            t->timeout.link.prev = NULL;
+            lmk_wait_done_locked(t, LM_OK); /* a sleep ends well (R8.1) */
+        } while (--left != 0u && due_sleep(n, now)); /* false at the head */
+        expiring_cut(n);
+        wheel.armed -= LM_CFG_EXPIRIES_PER_STEP - left;
+        if (n == head) {
+            /* The last node taken, and the slot of `now` visited: nothing
+             * is left, which would otherwise take a step of its own. */
+            if (wheel.done == now) {
+                lmk.timeout_work = 0u;
+            }
+            break;
+        }
+        if (left != 0u) {
+            break; /* not a due sleep: lmk_timeout_step's */
+        }
+        lm_port_irq_unlock(s); /* interrupts in between */
+        s = lm_port_irq_lock();
+#if LM_CFG_MUTEX
+        if (lmk.pi_work != 0u) {
+            break;
+        }
+#endif
+        n = head->next;
+        now = lmk.now;
+        if (!due_sleep(n, now)) {
+            break;
+        }
+    }
+    lm_port_irq_unlock(s);
+}
+
 /* Context: switch handler (lmk_switch_work). Lock: held on entry; released
- * on return (a timer callback runs after the release). Cost: O(1).
+ * on return (a timer callback runs after the release).
+ * Cost: O(LM_CFG_EXPIRIES_PER_STEP) per masked step. A step visits one
+ * slot, or takes one node of `expiring` that is not a due sleep (a wait on
+ * an object, a timer, a node due in a later revolution), or wakes up to
+ * LM_CFG_EXPIRIES_PER_STEP due sleeps, the common expiry (sleep_runs).
  * An expiry of a mutex waiter may leave the rest of an inheritance chain to
  * do, and a handler between two steps may leave a chain or an ended
  * thread's mutexes: lmk_switch_work does that work before the next expiry
  * (R9.6), as it would have had it been one step. */
 void lmk_timeout_step(lm_irqstate_t s)
 {
-    struct lm_dnode *n = lmk_list_pop_front(&wheel.expiring);
-    if (n != NULL) {
-        struct lm_timeout *to = LMK_CONTAINER_OF(n, struct lm_timeout, link);
-        if (!tick_reached(lmk.now, to->deadline)) {
-            slot_push(to); /* due in a later revolution */
-            lm_port_irq_unlock(s);
-            return;
-        }
-        wheel.armed--;
-#if LM_CFG_TIMER
-        if (to->is_timer != 0u) {
-            lm_timer_t *tm = LMK_CONTAINER_OF(to, lm_timer_t, timeout);
-            lm_timer_fn_t fn = tm->fn;
-            (void)lmk_trace_obj(LM_TRACE_TIMER_EXPIRY, tm, LM_OK);
-            void *arg = tm->arg;
-            if (tm->period != 0u) {
-                to->deadline += tm->period; /* no drift (R10.2) */
-                wheel_insert(to);
-                wheel.armed++;
-            } else {
-                tm->active = 0u;
-            }
-            lm_port_irq_unlock(s);
-            fn(arg); /* lock not held: see limen/timer.h */
-            return;
-        }
-#endif
-        lmk_wait_expire_locked(LMK_CONTAINER_OF(to, lm_thread_t, timeout));
+    struct lm_dnode *n = wheel.expiring.link.next;
+    if (n == &wheel.expiring.link) {
+        visit_next_slot();
         lm_port_irq_unlock(s);
         return;
     }
-    if (wheel.done != lmk.now) {
-        if (wheel.armed == 0u) {
-            wheel.done = lmk.now; /* nothing anywhere: skip the empty slots */
-        } else {
-            wheel.done++;
-            lm_tick_t i = wheel.done & WHEEL_MASK;
-            if (slot_busy(i)) {
-                lmk_list_splice_back(&wheel.expiring, &wheel.slot[i]);
-                wheel.busy[i / 32u] &= ~(1u << (i % 32u));
-            }
-        }
-        lm_port_irq_unlock(s);
+    if (due_sleep(n, lmk.now)) {
+        sleep_runs(n, s);
         return;
     }
-    lmk.timeout_work = 0u;
-    lm_port_irq_unlock(s);
+    expire_other(n, s);
 }
 
 /* Busy bits of word w for the slots numbered `from` or more. */

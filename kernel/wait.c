@@ -98,13 +98,13 @@ void lmk_wait_end_locked(lm_thread_t *t, lm_status_t status)
     lmk_wait_finish_locked(t, status);
 }
 
-/* Context: switch handler (timeout.c). Lock: held. Cost: O(1). */
+/* The timeout of t's wait on an object (not a sleep: timeout.c ends those
+ * itself) expired. Context: switch handler (timeout.c). Lock: held.
+ * Cost: O(1), a mutex's chain included. */
 void lmk_wait_expire_locked(lm_thread_t *t)
 {
-    /* A sleep ends well; any other wait timed out (R8.1). */
-    lm_status_t status = (t->wait_kind == LMK_WAIT_SLEEP) ? LM_OK : LM_ERR_TIMEOUT;
     wait_unlink_object_locked(t);
-    lmk_wait_done_locked(t, status);
+    lmk_wait_done_locked(t, LM_ERR_TIMEOUT); /* R8.1 */
 }
 
 /* Context: thread or isr. Lock: NOT held; taken once per waiter.

@@ -1767,6 +1767,88 @@ LMT_CASE(release_before_next_expiry)
     lmt_expect("A:ABANDONED@4");
 }
 
+/* ---- R9.4, R9.6: a release a handler leaves between two runs of sleeps -- */
+
+#define SR_N (2u * LM_CFG_EXPIRIES_PER_STEP)
+_Static_assert(SR_N + 3u < LMT_MAX_THREADS, "2K sleepers, X, A and the driver");
+static lm_thread_t *sr_s[SR_N];
+static unsigned sr_probes, sr_woken_at_release;
+static bool sr_ended;
+
+static unsigned sr_woken(void)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < SR_N; i++) {
+        n += lm_thread_state(sr_s[i]) != LM_THREAD_SLEEPING ? 1u : 0u;
+    }
+    return n;
+}
+
+/* At every unmask of tick 5's expiry work: once the first run of sleeps is
+ * awake, end X (ma passes now, mb in a later step, R5.6); then note how
+ * many sleepers are awake when mb has passed to A. */
+static void sr_probe(void *arg)
+{
+    (void)arg;
+    unsigned n = sr_woken();
+    if (n == SR_N || ++sr_probes > 64u + 4u * SR_N) {
+        return; /* all awake (or the test is lost): stop probing */
+    }
+    if (!sr_ended && n == LM_CFG_EXPIRIES_PER_STEP) {
+        sr_ended = true;
+        LMT_ST(lm_thread_terminate(rl_x), LM_OK);
+        LMT_CHECK(lm_mutex_owner(&mb) == rl_x);
+    } else if (sr_ended && sr_woken_at_release == 0u && lm_mutex_owner(&mb) != rl_x) {
+        sr_woken_at_release = n;
+    }
+    LMT_EQ(lm_hosted_irq_at_unmask(1, sr_probe, NULL), 0);
+}
+
+static void sr_at_tick(void *arg)
+{
+    (void)arg;
+    LMT_EQ(lm_hosted_irq_at_unmask(1, sr_probe, NULL), 0);
+}
+
+static void sr_sleeper(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_thread_sleep(5), LM_OK);
+}
+
+static void sr_a(void *arg)
+{
+    (void)arg;
+    lm_status_t st = lm_mutex_lock(&mb, LM_WAIT_FOREVER);
+    lmt_log("A:%s@%u", lmt_sn(st), (unsigned)lm_tick_now());
+}
+
+/* R9.4, R9.6, R5.6: 2K sleeps fall due on one tick (K =
+ * LM_CFG_EXPIRIES_PER_STEP, woken K per step); a handler between the two
+ * runs ends X, which owns ma and mb, with A waiting for mb. The release of
+ * mb, left to a later step, is done before the second run of sleeps: the
+ * first interrupt that sees mb gone from X still sees K sleepers awake. */
+LMT_CASE(release_between_runs_of_sleeps)
+{
+    lmt_begin();
+    mk(&ma, LM_MUTEX_INHERIT);
+    mk(&mb, LM_MUTEX_INHERIT);
+    lc_sems();
+    sr_probes = 0;
+    sr_woken_at_release = 0;
+    sr_ended = false;
+    rl_x = lmt_spawn("X", 10, rl_x2, NULL);
+    lmt_spawn("A", 12, sr_a, NULL);
+    for (unsigned i = 0; i < SR_N; i++) {
+        sr_s[i] = lmt_spawn("S", 4, sr_sleeper, NULL);
+    }
+    LMT_EQ(lm_hosted_irq_at_tick(5, sr_at_tick, NULL), 0);
+    lmt_run();
+    LMT_CHECK(sr_ended);
+    LMT_EQ(sr_woken_at_release, LM_CFG_EXPIRIES_PER_STEP);
+    lmt_expect("A:ABANDONED@5");
+}
+
 #define LMT_HOSTED_CASES , LMT_RUN(isr_lock_unlock_refused), LMT_RUN(lock_from_idle_hook_refused), \
     LMT_RUN(chain_links_propagate_stepwise), LMT_RUN(chain_waiter_leaves_between_steps), \
     LMT_RUN(chain_cut_between_steps), LMT_RUN(chain_timeout_lowers_stepwise), \
@@ -1775,7 +1857,8 @@ LMT_CASE(release_before_next_expiry)
     LMT_RUN(walk_holds_other_threads), LMT_RUN(walk_finds_long_cycle), \
     LMT_RUN(release_stepwise_in_order), LMT_RUN(release_meets_delete), \
     LMT_RUN(release_restarted_and_ended_again), LMT_RUN(release_restarted_runs_after), \
-    LMT_RUN(release_two_threads_queue), LMT_RUN(release_before_next_expiry)
+    LMT_RUN(release_two_threads_queue), LMT_RUN(release_before_next_expiry), \
+    LMT_RUN(release_between_runs_of_sleeps)
 #else
 #define LMT_HOSTED_CASES
 #endif

@@ -800,13 +800,91 @@ LMT_CASE(tick_between_expiry_steps_keeps_arming_order)
     LMT_CHECK(tick_landings >= 1); /* the window was reached */
 }
 
+/* ---- R8.5, R9.4: a tick between two runs of expiring sleeps ----------- */
+
+#define TR_N (2u * LM_CFG_EXPIRIES_PER_STEP)
+static lm_thread_t *tr_s[TR_N];
+static unsigned tr_probes;
+static int tr_landed;
+
+static unsigned tr_woken(void)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < TR_N; i++) {
+        n += tr_s[i]->state != LM_THREAD_SLEEPING ? 1u : 0u;
+    }
+    return n;
+}
+
+/* At every unmask of tick 10's expiry work: once the first run of sleeps
+ * is awake, the next tick interrupt lands (as it can on hardware). */
+static void tr_probe(void *arg)
+{
+    (void)arg;
+    unsigned n = tr_woken();
+    if (n == TR_N || ++tr_probes > 64u + 4u * TR_N) {
+        return; /* all awake (or the test is lost): stop probing */
+    }
+    if (tr_landed == 0 && n == LM_CFG_EXPIRIES_PER_STEP) {
+        tr_landed = 1;
+        lmk_tick_announce(1);
+    }
+    LMT_EQ(lm_hosted_irq_at_unmask(1, tr_probe, NULL), 0);
+}
+
+static void tr_at_tick(void *arg)
+{
+    (void)arg;
+    LMT_EQ(lm_hosted_irq_at_unmask(1, tr_probe, NULL), 0);
+}
+
+static void tr_sleep_until(void *arg)
+{
+    lm_tick_t when = (lm_tick_t)(uintptr_t)arg;
+    LMT_ST(lm_thread_sleep(when - lm_tick_now()), LM_OK);
+    lmt_log("%s@%u", lmt_me(), (unsigned)lm_tick_now());
+}
+
+/* R8.5, R9.4: 2K sleeps due at tick 10 (K = LM_CFG_EXPIRIES_PER_STEP, woken
+ * K per step) and one due at tick 11, armed last; tick 11 lands between
+ * the two runs of tick 10. The second run still takes tick 10's sleepers,
+ * the wheel then visits tick 11's slot, and the switch handler is done
+ * only then: every sleeper wakes in the order it was armed. */
+LMT_CASE(tick_between_runs_of_sleeps)
+{
+    lmt_begin();
+    tr_probes = 0;
+    tr_landed = 0;
+    static const char *const names[] = {"s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7",
+                                        "s8", "s9", "s10", "s11", "s12", "s13", "s14",
+                                        "s15", "s16", "s17", "s18", "s19", "s20", "s21",
+                                        "s22", "s23", "s24", "s25", "s26", "s27", "s28",
+                                        "s29", "s30", "s31"};
+    _Static_assert(TR_N <= sizeof names / sizeof names[0] && TR_N < LMT_MAX_THREADS, "2K+1 threads");
+    for (unsigned i = 0; i < TR_N; i++) {
+        tr_s[i] = lmt_spawn(names[i], 4, tr_sleep_until, (void *)(uintptr_t)10u);
+    }
+    lmt_spawn("T", 4, tr_sleep_until, (void *)(uintptr_t)11u);
+    LMT_EQ(lm_hosted_irq_at_tick(10, tr_at_tick, NULL), 0);
+    lmt_run();
+    LMT_EQ(tr_landed, 1);
+    char want[(TR_N + 1u) * 8u] = "";
+    for (unsigned i = 0; i < TR_N; i++) {
+        strcat(want, names[i]);
+        strcat(want, "@11 ");
+    }
+    strcat(want, "T@11");
+    lmt_expect(want);
+}
+
 LMT_MAIN(LMT_RUN(delete_walk_not_overtaken), LMT_RUN(delete_one_waiter_per_step),
          LMT_RUN(every_delete_walk),
          LMT_RUN(flags_set_no_inversion), LMT_RUN(flush_admits_every_room),
          LMT_RUN(flush_interrupted_by_delete), LMT_RUN(start_is_atomic_before_lock),
          LMT_RUN(start_is_atomic_during_fill), LMT_RUN(create_is_atomic),
          LMT_RUN(deleted_between_check_and_lock), LMT_RUN(threshold_against_changed_priority),
-         LMT_RUN(calls_before_init), LMT_RUN(tick_between_expiry_steps_keeps_arming_order))
+         LMT_RUN(calls_before_init), LMT_RUN(tick_between_expiry_steps_keeps_arming_order),
+         LMT_RUN(tick_between_runs_of_sleeps))
 #else
 #error "test_races needs LM_CFG_ARG_CHECKS (it runs on the default kernel only)"
 #endif /* LM_CFG_ARG_CHECKS */

@@ -5,6 +5,7 @@
  * timeouts far beyond the wheel, tick wrap-around, and a give racing a
  * timeout on the same tick.
  */
+#include <stdio.h>
 #include <string.h>
 #include "harness.h"
 
@@ -651,11 +652,129 @@ LMT_CASE(give_cancels_timeout)
 #define TIMER_CASES
 #endif
 
+/* ---- R8.5: a full run of due sleeps, then a wait due on the same tick -- */
+
+static void sleep5_log(void *arg)
+{
+    LMT_ST(lm_thread_sleep(5), LM_OK);
+    lmt_log("%s@%u", (const char *)arg, (unsigned)lm_tick_now());
+}
+
+static void take5_log(void *arg)
+{
+    lm_status_t st = lm_sem_take(&sem, 5);
+    lmt_log("%s:%s@%u", (const char *)arg, lmt_sn(st), (unsigned)lm_tick_now());
+}
+
+/* R8.5, R9.4: LM_CFG_EXPIRIES_PER_STEP sleeps (a whole step's run) and then
+ * a take of a semaphore, all due on one tick: the take times out after
+ * them, in the order they were armed, and the threads (all of one
+ * priority) run in that order. */
+LMT_CASE(full_run_of_sleeps_then_a_wait)
+{
+    static const char *const names[] = {"s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7",
+                                        "s8", "s9", "s10", "s11", "s12", "s13", "s14",
+                                        "s15"};
+    _Static_assert(LM_CFG_EXPIRIES_PER_STEP <= sizeof names / sizeof names[0], "names");
+    lmt_begin();
+    fresh_sem(0);
+    char want[24u * 8u] = "";
+    for (unsigned i = 0; i < LM_CFG_EXPIRIES_PER_STEP; i++) {
+        lmt_spawn(names[i], 4, sleep5_log, (void *)names[i]);
+        size_t len = strlen(want);
+        (void)snprintf(want + len, sizeof want - len, "%s@5 ", names[i]);
+    }
+    lmt_spawn("w", 4, take5_log, "w");
+    lmt_run();
+    size_t len = strlen(want);
+    (void)snprintf(want + len, sizeof want - len, "w:TIMEOUT@5");
+    lmt_expect(want);
+}
+
+#if defined(LM_PORT_HOSTED)
+/* ---- R9.4, R8.5: due sleeps in runs of LM_CFG_EXPIRIES_PER_STEP ---------- */
+
+#define RUN_K LM_CFG_EXPIRIES_PER_STEP
+#define RUN_N (2u * RUN_K + 1u)
+static lm_thread_t *run_s[RUN_N];
+static unsigned run_seen[RUN_N + 1u], run_nseen, run_probes;
+
+static unsigned run_woken(void)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < RUN_N; i++) {
+        n += lm_thread_state(run_s[i]) != LM_THREAD_SLEEPING ? 1u : 0u;
+    }
+    return n;
+}
+
+/* At every unmask of the tick's expiry work: how many sleepers are awake,
+ * each new figure once. */
+static void run_probe(void *arg)
+{
+    (void)arg;
+    unsigned n = run_woken();
+    if (n == RUN_N || ++run_probes > 64u + 4u * RUN_N) {
+        return; /* all awake (or the test is lost): stop probing */
+    }
+    if (n != 0u && (run_nseen == 0u || run_seen[run_nseen - 1u] != n)) {
+        LMT_CHECK(run_nseen < RUN_N + 1u);
+        run_seen[run_nseen++] = n;
+    }
+    LMT_EQ(lm_hosted_irq_at_unmask(1, run_probe, NULL), 0);
+}
+
+static void run_at_tick(void *arg)
+{
+    (void)arg;
+    LMT_EQ(lm_hosted_irq_at_unmask(1, run_probe, NULL), 0);
+}
+
+static void run_sleeper(void *arg)
+{
+    LMT_ST(lm_thread_sleep(5), LM_OK);
+    lmt_log("%s@%u", (const char *)arg, (unsigned)lm_tick_now());
+}
+
+/* R9.4, R8.5: 2K+1 sleeps due on one tick (K = LM_CFG_EXPIRIES_PER_STEP)
+ * wake K per masked step, in the order they were armed: between two steps
+ * an interrupt sees K, then 2K of them awake, never a part of a run; the
+ * last one wakes in a step of its own, and the threads, all of one
+ * priority, run in the order they woke. */
+LMT_CASE(due_sleeps_wake_k_per_step)
+{
+    static const char *const names[] = {"s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7",
+                                        "s8", "s9", "s10", "s11", "s12", "s13", "s14",
+                                        "s15", "s16", "s17", "s18", "s19", "s20", "s21",
+                                        "s22", "s23", "s24", "s25", "s26", "s27", "s28",
+                                        "s29", "s30", "s31", "s32"};
+    _Static_assert(RUN_N <= sizeof names / sizeof names[0] && RUN_N < LMT_MAX_THREADS, "2K+1 threads");
+    lmt_begin();
+    run_nseen = 0;
+    run_probes = 0;
+    for (unsigned i = 0; i < RUN_N; i++) {
+        run_s[i] = lmt_spawn(names[i], 4, run_sleeper, (void *)names[i]);
+    }
+    LMT_EQ(lm_hosted_irq_at_tick(5, run_at_tick, NULL), 0);
+    lmt_run();
+    LMT_EQ(run_nseen, 2u);
+    LMT_EQ(run_seen[0], RUN_K);
+    LMT_EQ(run_seen[1], 2u * RUN_K);
+    char want[RUN_N * 8u] = "";
+    for (unsigned i = 0; i < RUN_N; i++) {
+        size_t len = strlen(want);
+        (void)snprintf(want + len, sizeof want - len, "%s%s@5", i ? " " : "", names[i]);
+    }
+    lmt_expect(want);
+}
+#endif
+
 #if defined(LM_PORT_HOSTED)
 #define HOSTED_CASES                                                                      \
     LMT_RUN(give_before_timeout_on_same_tick), LMT_RUN(timeout_before_give_goes_to_next_waiter), \
         LMT_RUN(timeout_before_give_goes_to_count), LMT_RUN(give_timeout_race_sweep_next_waiter), \
-        LMT_RUN(give_timeout_race_sweep_count), LMT_RUN(give_cancels_timeout),
+        LMT_RUN(give_timeout_race_sweep_count), LMT_RUN(give_cancels_timeout), \
+        LMT_RUN(due_sleeps_wake_k_per_step),
 #else
 #define HOSTED_CASES
 #endif
@@ -663,5 +782,5 @@ LMT_CASE(give_cancels_timeout)
 LMT_MAIN(LMT_RUN(timeout_expires_on_nth_tick), LMT_RUN(sleep_lasts_n_ticks),
          LMT_RUN(no_wait_and_wait_forever), LMT_RUN(timeout_range),
          LMT_RUN(same_tick_arming_order), LMT_RUN(same_tick_arming_order_equal_priority),
-         TIMER_CASES HOSTED_CASES LMT_RUN(far_timeouts_exact),
+         LMT_RUN(full_run_of_sleeps_then_a_wait), TIMER_CASES HOSTED_CASES LMT_RUN(far_timeouts_exact),
          LMT_RUN(deadlines_exact_across_wrap))

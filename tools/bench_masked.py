@@ -158,12 +158,12 @@ def parse_cpu(path):
 def operand_value(source, regs):
     if isinstance(source, int):
         return source
-    m = re.fullmatch(r"r(\d+)|(ip)|(lr)|(sp)", source)
-    if not m:
+    # objdump's names of r9-r14 besides rN.
+    aliases = {"sb": 9, "sl": 10, "fp": 11, "ip": 12, "sp": 13, "lr": 14}
+    m = re.fullmatch(r"r(\d+)", source)
+    if not m and source not in aliases:
         raise ValueError(f"mask write from {source!r}")
-    n = int(m.group(1)) if m.group(1) else {"ip": 12, "lr": 14, "sp": 13}[
-        next(g for g in m.groups()[1:] if g)]
-    return regs[n]
+    return regs[int(m.group(1)) if m else aliases[source]]
 
 
 def apply_write(state, writes, regs):

@@ -86,6 +86,14 @@
 #define LM_CFG_TIMER_WHEEL_SLOTS 64
 #endif
 
+/* Due timeouts processed per masked step of the tick's expiry work (R9.4,
+ * 1..16). More amortise each step's entry and exit over more expiries; the
+ * longest masked stretch grows with the value, never with the number of
+ * timeouts due (docs/design.md, "Timeouts", gives both for Armv7-M). */
+#ifndef LM_CFG_EXPIRIES_PER_STEP
+#define LM_CFG_EXPIRIES_PER_STEP 4
+#endif
+
 /* Kernel statistics (lm_kernel_stats, lm_thread_stats; docs/trace.md,
  * "Kernel statistics"): context switches, preemptions, time-slice expiries,
  * relinquishes, resumptions, suspensions, interrupts, wait timeouts and
@@ -247,6 +255,9 @@
 #if LM_CFG_TIMER_WHEEL_SLOTS < 8 || LM_CFG_TIMER_WHEEL_SLOTS > 4096 || \
     (LM_CFG_TIMER_WHEEL_SLOTS & (LM_CFG_TIMER_WHEEL_SLOTS - 1)) != 0
 #error "LM_CFG_TIMER_WHEEL_SLOTS must be a power of two in 8..4096"
+#endif
+#if LM_CFG_EXPIRIES_PER_STEP < 1 || LM_CFG_EXPIRIES_PER_STEP > 16
+#error "LM_CFG_EXPIRIES_PER_STEP must be in 1..16"
 #endif
 #if LM_CFG_TICK_HZ < 1
 #error "LM_CFG_TICK_HZ must be positive"

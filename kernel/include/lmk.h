@@ -360,8 +360,8 @@ static inline lm_thread_t *lmk_first_waiter(const struct lm_waitq *wq)
 {
     return lmk_waitq_first(wq);
 }
-/* t's timeout has expired (the timeout already taken off the wheel): end
- * its wait, LM_OK for a sleep, LM_ERR_TIMEOUT for any other. O(1). */
+/* t's timeout has expired (the timeout already taken off the wheel) while
+ * it waited on an object, not in a sleep: unlink it, LM_ERR_TIMEOUT. O(1). */
 void lmk_wait_expire_locked(lm_thread_t *t);
 /* Unlink t from what it waits on and cancel its timeout, without waking. */
 void lmk_wait_unlink_locked(lm_thread_t *t);
@@ -459,8 +459,9 @@ static inline bool lmk_timeout_armed(const struct lm_timeout *to)
 /* Tick interrupt: n ticks elapsed. O(1) under the lock. */
 void lmk_tick_announce(lm_tick_t n);
 /* One masked step of deferred tick work (lock held on entry, released on
- * return): expire one due timeout, or move on one slot, or find nothing
- * left and clear lmk.timeout_work. From lmk_switch_work(). O(1). */
+ * return): expire up to LM_CFG_EXPIRIES_PER_STEP due timeouts, or move on
+ * one slot, and clear lmk.timeout_work once nothing is left. From
+ * lmk_switch_work(). O(LM_CFG_EXPIRIES_PER_STEP), a constant. */
 void lmk_timeout_step(lm_irqstate_t s);
 /* Ticks until the next timeout could expire (LM_WAIT_FOREVER when none is
  * armed). May be early by design, never late. O(slots/32). */

@@ -535,10 +535,11 @@ static struct irq_op irq_ops[IRQ_SLOTS];
 
 /*
  * Bring the model to where the kernel is when a handler runs. Virtual time
- * may have moved (work or idle), and the kernel processes due timeouts one
- * per masked step (R9.4), so a handler can run between two of them: the
- * handler takes the processed ones as a prefix of the R8.5 order, which is
- * itself checked (a later one processed before an earlier one diverges).
+ * may have moved (work or idle), and the kernel processes due timeouts in
+ * masked steps (R9.4: one, or a run of sleeps), so a handler can run between
+ * two of them: the handler takes the processed ones as a prefix of the R8.5
+ * order, which is itself checked (a later one processed before an earlier
+ * one diverges).
  */
 /* Thread f is in a multi-step call in the model (flush R9.2, flags set
  * R9.3, delete R9.1) and the kernel has already woken the thread its next
