@@ -556,8 +556,101 @@ LMT_CASE(pqueue_delete_wakes_receivers)
     lmt_expect("del d:DELETED b:DELETED a:DELETED c:DELETED again");
 }
 
+/* Byte-exact copies for every kind of message size: one word, whole
+ * words, and sizes that are not a multiple of 4. */
+LMT_CASE(pqueue_message_sizes)
+{
+    lmt_begin();
+    static const size_t sizes[] = {1, 4, 8, 12, 13};
+    static lm_pqueue_t sq;
+    static LM_PQUEUE_BUFFER_DEFINE(sbuf, 13, 3);
+    for (unsigned k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        size_t n = sizes[k];
+        uint8_t in[3][16];
+        memset(&sq, 0, sizeof sq);
+        LMT_ST(lm_pqueue_create(&sq, sbuf, n, 3), LM_OK);
+        for (unsigned j = 0; j < 3u; j++) {
+            for (unsigned i = 0; i < 16u; i++) {
+                in[j][i] = (uint8_t)(k * 50u + j * 16u + i + 1u);
+            }
+            LMT_ST(lm_pqueue_send(&sq, in[j], n, 2u - j, LM_NO_WAIT), LM_OK);
+        }
+        for (unsigned j = 3; j-- > 0u;) {
+            uint8_t out[17];
+            uint8_t p = 9;
+            memset(out, GUARD, sizeof out);
+            LMT_ST(lm_pqueue_receive(&sq, out, n, &p, LM_NO_WAIT), LM_OK);
+            LMT_EQ(p, 2u - j);
+            LMT_CHECK(memcmp(out, in[j], n) == 0);
+            LMT_EQ(out[n], GUARD);
+        }
+        LMT_ST(lm_pqueue_delete(&sq), LM_OK);
+    }
+}
+
+/* A receiver that does not ask for the priority gets the message. */
+static void recv_no_prio(void *arg)
+{
+    (void)arg;
+    uint8_t buf[MSZ + 4u];
+    clear_buf(buf);
+    LMT_ST(lm_pqueue_receive(&q, buf, MSZ, NULL, LM_WAIT_FOREVER), LM_OK);
+    lmt_log("R:%u", id_of(buf));
+}
+
+static void send_one(void *arg)
+{
+    (void)arg;
+    LMT_ST(send_id(5, 17, LM_NO_WAIT), LM_OK);
+    lmt_log("S");
+}
+
+LMT_CASE(pqueue_handover_without_priority)
+{
+    lmt_begin();
+    fresh_queue(2);
+    lmt_spawn("R", 2, recv_no_prio, NULL);
+    lmt_spawn("S", 4, send_one, NULL);
+    lmt_run();
+    lmt_expect("R:5 S");
+}
+
+/* R12.3: a handler that deletes the queue between a flush's or a delete's
+ * argument check and its lock: the call returns LM_ERR_OBJECT and changes
+ * nothing more. */
+static void del_handler(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_pqueue_delete(&q), LM_OK);
+}
+
+static void racer(void *arg)
+{
+    (void)arg;
+    LMT_EQ(lm_hosted_irq_at_lock(1, del_handler, NULL), 0);
+    LMT_ST(lm_pqueue_flush(&q), LM_ERR_OBJECT);
+    fresh_queue(2);
+    LMT_EQ(lm_hosted_irq_at_lock(1, del_handler, NULL), 0);
+    LMT_ST(lm_pqueue_delete(&q), LM_ERR_OBJECT);
+    fresh_queue(2);
+    LMT_EQ(lm_hosted_irq_at_lock(1, del_handler, NULL), 0);
+    LMT_ST(send_id(1, 0, LM_NO_WAIT), LM_ERR_OBJECT);
+    lmt_log("done");
+}
+
+LMT_CASE(pqueue_deleted_before_the_lock)
+{
+    lmt_begin();
+    fresh_queue(2);
+    lmt_spawn("T", 3, racer, NULL);
+    lmt_run();
+    lmt_expect("done");
+}
+
 LMT_MAIN(LMT_RUN(pqueue_bad_arguments), LMT_RUN(pqueue_delivery_order),
          LMT_RUN(pqueue_order_against_reference), LMT_RUN(pqueue_receivers_get_messages_directly),
          LMT_RUN(pqueue_blocked_senders_admitted_with_their_priority),
          LMT_RUN(pqueue_timeouts_and_handlers), LMT_RUN(pqueue_flush_admits_senders),
-         LMT_RUN(pqueue_handler_between_flush_steps), LMT_RUN(pqueue_delete_wakes_receivers))
+         LMT_RUN(pqueue_handler_between_flush_steps), LMT_RUN(pqueue_delete_wakes_receivers),
+         LMT_RUN(pqueue_message_sizes), LMT_RUN(pqueue_handover_without_priority),
+         LMT_RUN(pqueue_deleted_before_the_lock))
