@@ -325,6 +325,7 @@ static lm_status_t call_check_locked(const lm_pqueue_t *q, size_t size, lm_tick_
         return LM_ERR_SIZE;
     }
 #else
+    (void)q; /* no magic word, no size check */
     (void)size;
 #endif
     if (timeout != LM_NO_WAIT && lm_port_in_isr()) {
