@@ -97,11 +97,19 @@ const char *osMessageQueueGetName(osMessageQueueId_t mq_id)
     return cq != NULL ? cq->name : NULL;
 }
 
+/* A refusal of a put or get as the API names it: a wait asked from a
+ * handler is a parameter error there, not osErrorISR. The kernel makes
+ * that check itself (R12.1), so the call's path does not repeat it. */
+static osStatus_t mq_status(lm_status_t s)
+{
+    return s == LM_ERR_ISR ? osErrorParameter : lmc_status(s);
+}
+
 osStatus_t osMessageQueuePut(osMessageQueueId_t mq_id, const void *msg_ptr, uint8_t msg_prio,
                              uint32_t timeout)
 {
     lm_cmsis_msgqueue_t *cq = lmc_mq(mq_id);
-    if (cq == NULL || msg_ptr == NULL || (timeout != 0u && lmc_isr())) {
+    if (cq == NULL || msg_ptr == NULL) {
         return osErrorParameter;
     }
 #if LM_CMSIS_FUSA
@@ -109,15 +117,16 @@ osStatus_t osMessageQueuePut(osMessageQueueId_t mq_id, const void *msg_ptr, uint
         return osErrorSafetyClass;
     }
 #endif
-    return lmc_st(lm_pqueue_send(&cq->queue, msg_ptr, cq->queue.msg_size,
-                                 LM_PQUEUE_PRIO_MAX - msg_prio, timeout));
+    lm_status_t s = lm_pqueue_send(&cq->queue, msg_ptr, cq->queue.msg_size,
+                                   LM_PQUEUE_PRIO_MAX - msg_prio, timeout);
+    return s == LM_OK ? osOK : mq_status(s);
 }
 
 osStatus_t osMessageQueueGet(osMessageQueueId_t mq_id, void *msg_ptr, uint8_t *msg_prio,
                              uint32_t timeout)
 {
     lm_cmsis_msgqueue_t *cq = lmc_mq(mq_id);
-    if (cq == NULL || msg_ptr == NULL || (timeout != 0u && lmc_isr())) {
+    if (cq == NULL || msg_ptr == NULL) {
         return osErrorParameter;
     }
 #if LM_CMSIS_FUSA
@@ -128,7 +137,7 @@ osStatus_t osMessageQueueGet(osMessageQueueId_t mq_id, void *msg_ptr, uint8_t *m
     uint8_t p;
     lm_status_t s = lm_pqueue_receive(&cq->queue, msg_ptr, cq->queue.msg_size, &p, timeout);
     if (s != LM_OK) {
-        return lmc_status(s);
+        return mq_status(s);
     }
     if (msg_prio != NULL) {
         *msg_prio = (uint8_t)(LM_PQUEUE_PRIO_MAX - p);
