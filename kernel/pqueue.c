@@ -67,14 +67,10 @@ lm_status_t lm_pqueue_create(lm_pqueue_t *q, void *buffer, size_t msg_size, size
     lm_status_t st = lmk_create_check_locked(LMK_MAGIC_OF(q), LM_MAGIC_PQUEUE);
     if (st == LM_OK) {
         lmk_waitq_init(&q->waiters);
-        uint32_t bytes = slot_bytes((uint32_t)msg_size);
-        uint8_t *b = (uint8_t *)buffer;
+        /* The slots are handed out lazily (fresh), as a pool's blocks are:
+         * the create is one O(1) step whatever the capacity. */
+        q->fresh = (uint8_t *)buffer;
         q->free = NULL;
-        for (size_t i = capacity; i-- > 0u;) {
-            slot_t *m = (slot_t *)(void *)(b + i * bytes);
-            m->next = q->free;
-            q->free = m;
-        }
         q->head = NULL;
         q->tail = NULL;
         q->root = NULL;
@@ -193,14 +189,14 @@ static void link_message(lm_pqueue_t *q, slot_t *m, unsigned p)
         return;
     }
     slot_t **link = &q->root;
-    slot_t *x = q->root;
+    slot_t *x;
     /* On the way down: the nearest more urgent leader seen on the path,
      * and the deepest subtree to the left of the path, whose keys are all
      * below p and above those of any subtree to the left higher up. */
     slot_t *pred = NULL;
     slot_t *left = NULL;
     unsigned shift = PQ_BITS;
-    do {
+    while ((x = *link) != NULL) {
         if (x->prio == p) { /* p present: m joins the back of its group */
             slot_t *last = x->last;
             m->next = last->next;
@@ -217,8 +213,7 @@ static void link_message(lm_pqueue_t *q, slot_t *m, unsigned p)
             left = x->child[0];
         }
         link = &x->child[b];
-        x = *link;
-    } while (x != NULL);
+    }
     if (left != NULL) {
         slot_t *mx = subtree_max(left);
         if (pred == NULL || mx->prio > pred->prio) {
@@ -287,8 +282,15 @@ static slot_t *unlink_head(lm_pqueue_t *q)
 /* Lock: held; there is room. Cost: one copy, at most 2B+1 nodes. */
 static void put_locked(lm_pqueue_t *q, const void *msg, unsigned p)
 {
+    /* A slot given back, else one never used: with count < capacity,
+     * one of the two has one. */
     slot_t *m = q->free;
-    q->free = m->next;
+    if (m != NULL) {
+        q->free = m->next;
+    } else {
+        m = (slot_t *)(void *)q->fresh;
+        q->fresh += slot_bytes(q->msg_size);
+    }
     msg_copy(payload(m), msg, q->msg_size);
     m->prio = (uint8_t)p;
     if (q->head == NULL) {

@@ -127,7 +127,8 @@ typedef struct lm_pqueue {
     struct lm_pqueue_slot *head;  /* the next message to receive; NULL if none */
     struct lm_pqueue_slot *tail;  /* the last message */
     struct lm_pqueue_slot *root;  /* the first message of each priority queued, as a trie */
-    struct lm_pqueue_slot *free;  /* the free slots */
+    struct lm_pqueue_slot *free;  /* slots given back */
+    uint8_t *fresh;               /* the slots never used begin here */
     uint32_t msg_size;
     uint32_t capacity;
     uint32_t count;
@@ -142,8 +143,8 @@ typedef struct lm_pqueue {
     _Alignas(sizeof(void *)) uint8_t name[LM_PQUEUE_SLOT_SIZE(msg_size) * (capacity)]
 
 /* buffer: capacity * LM_PQUEUE_SLOT_SIZE(msg_size) bytes, aligned to a
- * pointer. Context: thread, isr. Cost: O(capacity) (the free slots are
- * linked once, here).
+ * pointer. Context: thread, isr. Cost: O(1) (slots are handed out as
+ * they are first needed).
  * @retval LM_OK, LM_ERR_PARAM (NULL, size 0, capacity 0, the buffer's size
  *         overflows, a buffer not aligned to a pointer), LM_ERR_STATE
  *         (live), LM_ERR_INIT */
