@@ -55,6 +55,8 @@ static inline uint32_t slot_bytes(uint32_t msg_size)
     return (uint32_t)LM_PQUEUE_SLOT_SIZE(msg_size);
 }
 
+/* Context: thread, isr. Lock: taken. Blocks: no. Cost: O(1), one masked
+ * step: no slot is touched until a message needs it. */
 lm_status_t lm_pqueue_create(lm_pqueue_t *q, void *buffer, size_t msg_size, size_t capacity)
 {
     LMK_CHECK(q != NULL && buffer != NULL, LM_ERR_PARAM);
@@ -348,8 +350,9 @@ static unsigned sender_prio(const lm_thread_t *w)
     return w->wait_opt >> QWAIT_PRIO_SHIFT;
 }
 
-/* Context: thread; isr with LM_NO_WAIT. Lock: taken. Cost: O(1): one copy
- * and at most 2B+1 = 17 slots visited, whatever is queued or waits. */
+/* Context: thread; isr with LM_NO_WAIT. Lock: taken. Blocks: while full,
+ * up to `timeout`. Cost: O(1): one copy and at most 2B+1 = 17 slots
+ * visited, whatever is queued or waits. */
 lm_status_t lm_pqueue_send(lm_pqueue_t *q, const void *msg, size_t size, unsigned prio,
                            lm_tick_t timeout)
 {
@@ -403,9 +406,10 @@ static bool admit_sender_locked(lm_pqueue_t *q)
     return true;
 }
 
-/* Context: thread; isr with LM_NO_WAIT. Lock: taken. Cost: O(1): two
- * copies and at most 2 x 17 slots visited when a blocked sender's message
- * moves in, whatever is queued or waits. */
+/* Context: thread; isr with LM_NO_WAIT. Lock: taken. Blocks: while empty,
+ * up to `timeout`. Cost: O(1): two copies and at most 2 x 17 slots
+ * visited when a blocked sender's message moves in, whatever is queued or
+ * waits. */
 lm_status_t lm_pqueue_receive(lm_pqueue_t *q, void *buf, size_t size, uint8_t *prio,
                               lm_tick_t timeout)
 {
@@ -457,9 +461,10 @@ lm_status_t lm_pqueue_receive(lm_pqueue_t *q, void *buf, size_t size, uint8_t *p
     return LM_OK;
 }
 
-/* Context: thread, isr. Cost: O(1) masked (the messages go back to the
- * free list in one splice), then one masked step per admitted sender
- * (R9.2); no other thread runs until the last step. */
+/* Context: thread, isr. Lock: taken per step. Blocks: no. Cost: O(1)
+ * masked (the messages go back to the free list in one splice), then one
+ * masked step per admitted sender (R9.2); no other thread runs until the
+ * last step. */
 lm_status_t lm_pqueue_flush(lm_pqueue_t *q)
 {
     LMK_CHECK_OBJ(q, LM_MAGIC_PQUEUE);
@@ -491,6 +496,8 @@ lm_status_t lm_pqueue_flush(lm_pqueue_t *q)
     }
 }
 
+/* Context: thread, isr. Lock: taken per step. Blocks: no. Cost: O(1) per
+ * masked step, O(waiters) in all (R9.1); no other thread runs meanwhile. */
 lm_status_t lm_pqueue_delete(lm_pqueue_t *q)
 {
     LMK_CHECK_OBJ(q, LM_MAGIC_PQUEUE);
@@ -509,6 +516,7 @@ lm_status_t lm_pqueue_delete(lm_pqueue_t *q)
     return LM_OK;
 }
 
+/* Context: thread, isr. Lock: none (one word read). Blocks: no. O(1). */
 lm_status_t lm_pqueue_count(const lm_pqueue_t *q, uint32_t *count)
 {
     LMK_CHECK_OBJ(q, LM_MAGIC_PQUEUE);

@@ -112,7 +112,8 @@ lm_queue_receive(lm_queue_t *q, void *buf, size_t size, lm_tick_t timeout)
  * with the links that keep this order: LM_PQUEUE_SLOT_SIZE bytes a
  * message, five pointers more than its own bytes (kernel/pqueue.c).
  * A send or a receive costs at most 17 slots visited whatever the number
- * of messages queued and of waiters (docs/design.md, "Priority queues").
+ * of messages queued and of waiters (docs/design.md, "Priority message
+ * queues").
  */
 #define LM_PQUEUE_PRIO_MAX 255u
 
