@@ -191,14 +191,14 @@ static void link_message(lm_pqueue_t *q, slot_t *m, unsigned p)
         return;
     }
     slot_t **link = &q->root;
-    slot_t *x;
+    slot_t *x = *link; /* not NULL: the queue is not empty */
     /* On the way down: the nearest more urgent leader seen on the path,
      * and the deepest subtree to the left of the path, whose keys are all
      * below p and above those of any subtree to the left higher up. */
     slot_t *pred = NULL;
     slot_t *left = NULL;
     unsigned shift = PQ_BITS;
-    while ((x = *link) != NULL) {
+    do {
         if (x->prio == p) { /* p present: m joins the back of its group */
             slot_t *last = x->last;
             m->next = last->next;
@@ -215,7 +215,8 @@ static void link_message(lm_pqueue_t *q, slot_t *m, unsigned p)
             left = x->child[0];
         }
         link = &x->child[b];
-    }
+        x = *link;
+    } while (x != NULL);
     if (left != NULL) {
         slot_t *mx = subtree_max(left);
         if (pred == NULL || mx->prio > pred->prio) {
