@@ -1004,6 +1004,70 @@ LMT_CASE(walk_counts_follow_links)
     LMT_EQ(m[2] - m[1], m[1] - m[0]);
 }
 
+/*
+ * R10.7: a priority queue's send and receive hold the lock for the same
+ * number of blocks whether 4 or 52 messages are queued: with priorities
+ * 10, 100 and 200 present (k+2, k+1 and k+1 messages at each, k = 0, 4,
+ * 16), a send at a present priority in the middle, a send at a new one in
+ * the middle and at the end, and a receive that leaves peers at its
+ * priority each cost the same whatever k. Their cost depends on the trie
+ * of the priorities present (kernel/pqueue.c), never on the messages.
+ */
+static lm_pqueue_t pq;
+static LM_PQUEUE_BUFFER_DEFINE(pq_buf, sizeof(uint32_t), 64);
+
+static uint64_t pq_send_blocks(unsigned prio)
+{
+    uint32_t v = prio;
+    lm_hosted_mask_stats_reset();
+    LMT_ST(lm_pqueue_send(&pq, &v, sizeof v, prio, LM_NO_WAIT), LM_OK);
+    lm_hosted_mask_stats_t m = mask_stats();
+    LMT_EQ(m.stretches, 1);
+    return m.max_blocks;
+}
+
+LMT_CASE(pqueue_cost_independent_of_queued)
+{
+    static const unsigned ks[] = {0, 4, 16};
+    uint64_t first[4] = {0, 0, 0, 0};
+    lmt_begin();
+    for (unsigned j = 0; j < 3u; j++) {
+        unsigned k = ks[j];
+        memset(&pq, 0, sizeof pq);
+        LMT_ST(lm_pqueue_create(&pq, pq_buf, sizeof(uint32_t), 64), LM_OK);
+        for (unsigned i = 0; i < k + 2u; i++) {
+            (void)pq_send_blocks(10);
+        }
+        for (unsigned i = 0; i < k + 1u; i++) {
+            (void)pq_send_blocks(100);
+            (void)pq_send_blocks(200);
+        }
+        uint64_t c[4];
+        c[0] = pq_send_blocks(100);
+        c[1] = pq_send_blocks(150);
+        c[2] = pq_send_blocks(250);
+        uint32_t v = 0;
+        uint8_t p = 0;
+        lm_hosted_mask_stats_reset();
+        LMT_ST(lm_pqueue_receive(&pq, &v, sizeof v, &p, LM_NO_WAIT), LM_OK);
+        lm_hosted_mask_stats_t m = mask_stats();
+        LMT_EQ(m.stretches, 1);
+        LMT_EQ(p, 10);
+        c[3] = m.max_blocks;
+        printf("  %2u messages queued: send 100 %lu, send 150 (new) %lu, send 250 (new, "
+               "last) %lu, receive %lu blocks\n",
+               3u * k + 4u, (unsigned long)c[0], (unsigned long)c[1], (unsigned long)c[2],
+               (unsigned long)c[3]);
+        for (unsigned i = 0; i < 4u; i++) {
+            if (j == 0u) {
+                first[i] = c[i];
+            }
+            LMT_EQ(c[i], first[i]);
+        }
+        LMT_ST(lm_pqueue_delete(&pq), LM_OK);
+    }
+}
+
 #endif /* LM_PORT_HOSTED */
 
 #if defined(LM_PORT_HOSTED)
@@ -1014,7 +1078,7 @@ LMT_MAIN(LMT_RUN(instrumentation_counts_masked_kernel_blocks),
          LMT_RUN(many_waiter_ops_cost_independent_of_waiters),
          LMT_RUN(idle_decision_cost_independent_of_next_deadline),
          LMT_RUN(chain_ops_cost_independent_of_depth_and_mutexes),
-         LMT_RUN(walk_counts_follow_links))
+         LMT_RUN(walk_counts_follow_links), LMT_RUN(pqueue_cost_independent_of_queued))
 #else
 /* The counts need the hosted port's instrumentation; nothing to run here. */
 int main(void)

@@ -12,6 +12,7 @@ char lm_sizeof_thread[sizeof(lm_thread_t)];
 char lm_sizeof_sem[sizeof(lm_sem_t)];
 char lm_sizeof_mutex[sizeof(lm_mutex_t)];
 char lm_sizeof_queue[sizeof(lm_queue_t)];
+char lm_sizeof_pqueue[sizeof(lm_pqueue_t)];
 char lm_sizeof_flags[sizeof(lm_flags_t)];
 char lm_sizeof_pool[sizeof(lm_pool_t)];
 char lm_sizeof_timer[sizeof(lm_timer_t)];

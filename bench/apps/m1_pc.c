@@ -7,6 +7,9 @@
  * the one CYCLES cycles later, after WARMUP cycles.
  * PC_CASE 0 equal (all priority 4), 1 unique (A 1, B 2, C 3, D 4),
  * 2 threshold (unique, D's preemption-threshold 1).
+ * PC_PQUEUE 1: the queues are priority queues (lm_pqueue_t, every message
+ * at priority 0), the kernel calls the CMSIS-RTOS2 layer's message queues
+ * make (m1_pc_cmsis.c): what the layer adds is the difference.
  */
 #include "lmb.h"
 
@@ -21,17 +24,50 @@ static const char *const case_name[3] = {"equal", "unique", "threshold"};
 
 static lm_thread_t consumers[3], producer;
 static uint64_t stacks[4][LMB_STACK_BYTES / sizeof(uint64_t)];
-static lm_queue_t queues[3];
+#ifndef PC_PQUEUE
+#define PC_PQUEUE 0
+#endif
+#if PC_PQUEUE
+typedef lm_pqueue_t pc_queue_t;
+static LM_PQUEUE_BUFFER_DEFINE(storage[3], sizeof(uint32_t), 3);
+static lm_status_t pc_create(pc_queue_t *q, void *buf)
+{
+    return lm_pqueue_create(q, buf, sizeof(uint32_t), 3u);
+}
+static lm_status_t pc_send(pc_queue_t *q, const uint32_t *msg)
+{
+    return lm_pqueue_send(q, msg, sizeof *msg, 0u, LM_WAIT_FOREVER);
+}
+static lm_status_t pc_receive(pc_queue_t *q, uint32_t *msg)
+{
+    return lm_pqueue_receive(q, msg, sizeof *msg, NULL, LM_WAIT_FOREVER);
+}
+#else
+typedef lm_queue_t pc_queue_t;
 static uint32_t storage[3][3];
+static lm_status_t pc_create(pc_queue_t *q, void *buf)
+{
+    return lm_queue_create(q, buf, sizeof(uint32_t), 3u);
+}
+static lm_status_t pc_send(pc_queue_t *q, const uint32_t *msg)
+{
+    return lm_queue_send(q, msg, sizeof *msg, LM_WAIT_FOREVER);
+}
+static lm_status_t pc_receive(pc_queue_t *q, uint32_t *msg)
+{
+    return lm_queue_receive(q, msg, sizeof *msg, LM_WAIT_FOREVER);
+}
+#endif
+static pc_queue_t queues[3];
 /* Not static: each count is a load, an add and a store, as in the demo. */
 uint32_t lmb_received;
 
 static void consumer_entry(void *arg)
 {
-    lm_queue_t *q = arg;
+    pc_queue_t *q = arg;
     uint32_t msg;
     for (;;) {
-        (void)lm_queue_receive(q, &msg, sizeof msg, LM_WAIT_FOREVER);
+        (void)pc_receive(q, &msg);
         lmb_received++;
     }
 }
@@ -46,7 +82,7 @@ static void producer_entry(void *arg)
         for (unsigned round = 0u; round < 3u; round++) {
             for (unsigned i = 0u; i < 3u; i++) {
                 msg++;
-                (void)lm_queue_send(&queues[i], &msg, sizeof msg, LM_WAIT_FOREVER);
+                (void)pc_send(&queues[i], &msg);
             }
         }
         (void)lm_thread_yield();
@@ -69,7 +105,7 @@ static void producer_entry(void *arg)
 void lmb_app_setup(void)
 {
     for (unsigned i = 0u; i < 3u; i++) {
-        if (lm_queue_create(&queues[i], storage[i], sizeof(uint32_t), 3u) != LM_OK) {
+        if (pc_create(&queues[i], storage[i]) != LM_OK) {
             lmb_fail("queue");
         }
     }

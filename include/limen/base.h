@@ -105,6 +105,7 @@ struct lm_timeout {
 #define LM_MAGIC_QUEUE 0x51515151u  /* "QQQQ" */
 #define LM_MAGIC_FLAGS 0x46464646u  /* "FFFF" */
 #define LM_MAGIC_POOL 0x50505050u   /* "PPPP" */
+#define LM_MAGIC_PQUEUE 0x4F4F4F4Fu /* "OOOO": ordered */
 #define LM_MAGIC_TIMER 0x49494949u  /* "IIII" */
 
 #endif /* LIMEN_BASE_H */

@@ -118,4 +118,85 @@ lm_queue_receive(lm_queue_t *q, void *buf, size_t size, lm_tick_t timeout)
     return lmk_queue_receive(q, buf, size, timeout);
 }
 
+/*
+ * Priority message queues: as above, but each message carries a priority,
+ * 0 (most urgent) to LM_PQUEUE_PRIO_MAX, the order of thread priorities. A
+ * receive takes the most urgent message, FIFO among messages of equal
+ * priority (R10.7). Each message lives in a slot of the caller's buffer
+ * with the links that keep this order: LM_PQUEUE_SLOT_SIZE bytes a
+ * message, five pointers more than its own bytes (kernel/pqueue.c).
+ * A send or a receive costs at most 17 slots visited whatever the number
+ * of messages queued and of waiters (docs/design.md, "Priority message
+ * queues").
+ */
+#define LM_PQUEUE_PRIO_MAX 255u
+
+/* A slot: its links, then the message (kernel/pqueue.c). */
+struct lm_pqueue_slot;
+
+typedef struct lm_pqueue {
+#if LM_CFG_ARG_CHECKS
+    uint32_t magic; /* first: a check reads it from any control block (docs/errors.md) */
+#endif
+    struct lm_waitq waiters;      /* receivers when empty, senders when full */
+    struct lm_pqueue_slot *head;  /* the next message to receive; NULL if none */
+    struct lm_pqueue_slot *tail;  /* the last message */
+    struct lm_pqueue_slot *root;  /* the first message of each priority queued, as a trie */
+    struct lm_pqueue_slot *free;  /* slots given back */
+    uint8_t *fresh;               /* the slots never used begin here */
+    uint32_t msg_size;
+    uint32_t capacity;
+    uint32_t count;
+} lm_pqueue_t;
+
+/* Bytes of buffer one message of `msg_size` bytes takes. */
+#define LM_PQUEUE_SLOT_SIZE(msg_size) \
+    (5u * sizeof(void *) + ((msg_size) + sizeof(void *) - 1u) / sizeof(void *) * sizeof(void *))
+
+/* A buffer for `capacity` messages of `msg_size` bytes, suitably aligned. */
+#define LM_PQUEUE_BUFFER_DEFINE(name, msg_size, capacity) \
+    _Alignas(sizeof(void *)) uint8_t name[LM_PQUEUE_SLOT_SIZE(msg_size) * (capacity)]
+
+/* buffer: capacity * LM_PQUEUE_SLOT_SIZE(msg_size) bytes, aligned to a
+ * pointer. Context: thread, isr. Cost: O(1) (slots are handed out as
+ * they are first needed).
+ * @retval LM_OK, LM_ERR_PARAM (NULL, size 0, capacity 0, the buffer's size
+ *         overflows, a buffer not aligned to a pointer), LM_ERR_STATE
+ *         (live), LM_ERR_INIT */
+lm_status_t lm_pqueue_create(lm_pqueue_t *q, void *buffer, size_t msg_size, size_t capacity);
+
+/* Wake every waiter with LM_ERR_DELETED, one per masked step (R9.1).
+ * Context: thread, isr. */
+lm_status_t lm_pqueue_delete(lm_pqueue_t *q);
+
+/* Copy `size` bytes (the queue's message size) in, at priority `prio`
+ * (0..LM_PQUEUE_PRIO_MAX): after every message of the same or a more
+ * urgent priority, before every less urgent one. A waiting receiver gets
+ * the message directly.
+ * Context: thread; isr with LM_NO_WAIT. Cost: O(1) + copying the message:
+ * at most 17 slots visited (2B+1 for B = 8 bits of priority).
+ * @retval LM_OK, LM_ERR_WOULD_BLOCK (full), LM_ERR_TIMEOUT, LM_ERR_DELETED,
+ *         LM_ERR_ABORTED, LM_ERR_SIZE, LM_ERR_OBJECT, LM_ERR_PARAM (NULL,
+ *         prio above LM_PQUEUE_PRIO_MAX, a bad timeout), LM_ERR_ISR,
+ *         LM_ERR_LOCKED, LM_ERR_STATE */
+lm_status_t lm_pqueue_send(lm_pqueue_t *q, const void *msg, size_t size, unsigned prio,
+                           lm_tick_t timeout);
+
+/* Copy the most urgent message (the oldest of its priority) into buf,
+ * remove it, and store its priority in *prio unless prio is NULL.
+ * Context: thread; isr with LM_NO_WAIT. Cost: O(1) + copying (one
+ * message, two when a blocked sender's message moves into the freed
+ * slot): at most 17 slots visited for each.
+ * @retval as lm_pqueue_send, LM_ERR_WOULD_BLOCK meaning empty */
+lm_status_t lm_pqueue_receive(lm_pqueue_t *q, void *buf, size_t size, uint8_t *prio,
+                              lm_tick_t timeout);
+
+/* Discard every queued message in one O(1) step; blocked senders then
+ * fill the freed slots in priority order, one per masked step (R9.2).
+ * Context: thread, isr. */
+lm_status_t lm_pqueue_flush(lm_pqueue_t *q);
+
+/* Messages queued, into *count. Context: thread, isr. */
+lm_status_t lm_pqueue_count(const lm_pqueue_t *q, uint32_t *count);
+
 #endif

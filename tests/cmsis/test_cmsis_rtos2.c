@@ -803,6 +803,49 @@ static void body_msgqueue(void)
 }
 LMT_CASE(message_queue_priority) { run_case(body_msgqueue); }
 
+/* Higher msg_prio first, FIFO among equals, over the whole range (0 and
+ * 255 included); a blocked put is admitted, most urgent thread first, at
+ * its own msg_prio, so it may overtake messages already queued. */
+static void mq_sender(void *arg)
+{
+    uintptr_t a = (uintptr_t)arg;
+    uint32_t v = (uint32_t)(a & 0xFFu);
+    LMT_EQ(osMessageQueuePut(mq, &v, (uint8_t)(a >> 8), osWaitForever), osOK);
+    lmt_log("put%u", (unsigned)v);
+}
+
+static void body_msgqueue_order(void)
+{
+    mq = osMessageQueueNew(4, sizeof(uint32_t), NULL);
+    LMT_CHECK(mq != NULL);
+    uint32_t v = 1;
+    LMT_EQ(osMessageQueuePut(mq, &v, 0, 0), osOK);
+    v = 2;
+    LMT_EQ(osMessageQueuePut(mq, &v, 255, 0), osOK);
+    v = 3;
+    LMT_EQ(osMessageQueuePut(mq, &v, 128, 0), osOK);
+    v = 4;
+    LMT_EQ(osMessageQueuePut(mq, &v, 255, 0), osOK);
+    osThreadAttr_t a = {.priority = osPriorityAboveNormal};
+    LMT_CHECK(osThreadNew(mq_sender, (void *)(uintptr_t)(5u | (200u << 8)), &a) != NULL);
+    a.priority = osPriorityHigh;
+    LMT_CHECK(osThreadNew(mq_sender, (void *)(uintptr_t)(6u | (1u << 8)), &a) != NULL);
+    LMT_EQ(osMessageQueueGetSpace(mq), 0u);
+    for (int i = 0; i < 6; i++) {
+        uint32_t r = 0;
+        uint8_t prio = 0;
+        LMT_EQ(osMessageQueueGet(mq, &r, &prio, 0), osOK);
+        lmt_log("%u/%u", (unsigned)r, (unsigned)prio);
+    }
+    LMT_EQ(osMessageQueueGetCount(mq), 0u);
+    LMT_EQ(osMessageQueueDelete(mq), osOK);
+    /* The first get admits 6 (the more urgent thread's, at 1: before 1 at
+     * 0), the second 5 (at 200: before 3 at 128); each sender runs before
+     * the getter logs. */
+    lmt_expect("put6 2/255 put5 4/255 5/200 3/128 6/1 1/0");
+}
+LMT_CASE(message_queue_order_and_blocked_puts) { run_case(body_msgqueue_order); }
+
 /* A kernel started through the native API is running for the API too. */
 static void body_native_start(void)
 {
@@ -955,4 +998,5 @@ LMT_MAIN(LMT_RUN(kernel_info_lock_isr), LMT_RUN(kernel_suspend_resume),
          LMT_RUN(event_flags),
          LMT_RUN(mutex_inherit_recursive_robust), LMT_RUN(semaphore_order_isr),
          LMT_RUN(memory_pool), LMT_RUN(message_queue_priority),
+         LMT_RUN(message_queue_order_and_blocked_puts),
          LMT_RUN(bad_ids_and_attributes), LMT_RUN(isr_rules), LMT_RUN(kernel_started_natively))

@@ -25,6 +25,8 @@ static lm_pool_t pool;
 static lm_queue_t queue;
 static LM_POOL_BUFFER_DEFINE(pool_buf, 16, 4);
 static LM_QUEUE_BUFFER_DEFINE(queue_buf, 4, 4);
+static lm_pqueue_t pqueue;
+static LM_PQUEUE_BUFFER_DEFINE(pqueue_buf, 4, 4);
 static osSemaphoreId_t csem;
 static osMutexId_t cmtx;
 static osEventFlagsId_t cflg;
@@ -82,6 +84,14 @@ static void n_queue(void)
     failures += bad(lm_queue_send(&queue, &v, 4, 0) != LM_OK) +
                 bad(lm_queue_receive(&queue, &r, 4, 0) != LM_OK);
 }
+/* The kernel call the layer's message queue maps onto. */
+static void n_pqueue(void)
+{
+    uint32_t v = 7, r = 0;
+    uint8_t p = 0;
+    failures += bad(lm_pqueue_send(&pqueue, &v, 4, LM_PQUEUE_PRIO_MAX, 0) != LM_OK) +
+                bad(lm_pqueue_receive(&pqueue, &r, 4, &p, 0) != LM_OK);
+}
 static void c_queue(void)
 {
     uint32_t v = 7, r = 0;
@@ -108,6 +118,7 @@ static const struct {
     {"event flags set+wait", n_flags, c_flags},
     {"memory pool alloc+free", n_pool, c_pool},
     {"message queue put+get (4 bytes)", n_queue, c_queue},
+    {"message queue, native priority queue", n_pqueue, c_queue},
 };
 
 static void body(void *arg)
@@ -135,6 +146,7 @@ LMT_CASE(cost)
     LMT_ST(lm_flags_create(&flg, 0), LM_OK);
     LMT_ST(lm_pool_create(&pool, pool_buf, sizeof pool_buf, 16, 4), LM_OK);
     LMT_ST(lm_queue_create(&queue, queue_buf, 4, 4), LM_OK);
+    LMT_ST(lm_pqueue_create(&pqueue, pqueue_buf, 4, 4), LM_OK);
     csem = osSemaphoreNew(1, 0, NULL);
     cmtx = osMutexNew(NULL);
     cflg = osEventFlagsNew(NULL);

@@ -102,22 +102,10 @@ typedef struct lm_cmsis_mempool {
     uint8_t data_slot;
 } lm_cmsis_mempool_t;
 
-/* A message as the queue stores it: its header, then its bytes. */
-struct lm_cmsis_msg {
-    struct lm_cmsis_msg *next;
-    uint8_t prio;
-};
-
 typedef struct lm_cmsis_msgqueue {
     uint32_t magic;
-    lm_sem_t items;                  /* messages queued and not yet claimed */
-    lm_sem_t slots;                  /* free slots not yet claimed */
-    struct lm_cmsis_msg *head;       /* by priority, FIFO among equals */
-    struct lm_cmsis_msg *free;
+    lm_pqueue_t queue;               /* the kernel's priority queue */
     const char *name;
-    uint32_t msg_size;
-    uint32_t capacity;
-    uint32_t count;                  /* messages in the list */
     uint8_t pooled;
 #if LM_CMSIS_FUSA
     uint8_t sclass;                  /* safety class (in what was padding) */
@@ -137,9 +125,7 @@ typedef struct lm_cmsis_msgqueue {
 /* Bytes of mp_mem a pool of `count` blocks of `size` bytes needs. */
 #define LM_CMSIS_MEMPOOL_MEM_SIZE(count, size) ((count) * LM_POOL_BLOCK_SIZE(size))
 /* Bytes of mq_mem a queue of `count` messages of `size` bytes needs. */
-#define LM_CMSIS_MSG_SLOT_SIZE(size)                                              \
-    ((sizeof(struct lm_cmsis_msg) + (size) + sizeof(void *) - 1u) / sizeof(void *) * \
-     sizeof(void *))
+#define LM_CMSIS_MSG_SLOT_SIZE(size) LM_PQUEUE_SLOT_SIZE(size)
 #define LM_CMSIS_MSGQUEUE_MEM_SIZE(count, size) ((count) * LM_CMSIS_MSG_SLOT_SIZE(size))
 
 /* The priority mapping (docs/cmsis-rtos2.md): the Limen priority of CMSIS

@@ -1,12 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Message queues with message priority. The kernel's queue is FIFO (with
- * send-to-front); the API orders messages by priority, FIFO among equals.
- * So a queue here is a list of message slots kept in that order and two
- * kernel semaphores: `slots` counts free slots a sender may claim, `items`
- * messages a receiver may claim. Waiting, timeouts, the waiters' order and
- * interrupt rules are the semaphores'; the list is changed with interrupts
- * masked, the message copied outside.
+ * Message queues with message priority: the kernel's priority queue
+ * (lm_pqueue_t, R10.7), one kernel call per put and per get. CMSIS's
+ * msg_prio is higher-first, the kernel's 0-first: the kernel sees
+ * 255 - msg_prio. Waiting, timeouts, the waiters' order and interrupt
+ * rules are the kernel's.
  */
 #include <string.h>
 #include "lmc.h"
@@ -33,11 +31,6 @@ void lmc_msgqueues_reset(void)
 static lm_cmsis_msgqueue_t *lmc_mq(osMessageQueueId_t id)
 {
     return lmc_valid(id, LMC_MAGIC_MQUEUE) ? (lm_cmsis_msgqueue_t *)id : NULL;
-}
-
-static uint8_t *payload(struct lm_cmsis_msg *m)
-{
-    return (uint8_t *)m + sizeof *m;
 }
 
 osMessageQueueId_t osMessageQueueNew(uint32_t msg_count, uint32_t msg_size,
@@ -80,23 +73,20 @@ osMessageQueueId_t osMessageQueueNew(uint32_t msg_count, uint32_t msg_size,
         cq->data_slot = (uint8_t)ds;
         mem = mq_data[ds];
     }
+    if (lm_pqueue_create(&cq->queue, mem, msg_size, msg_count) != LM_OK) {
+        if (cq->data_slot != LMC_NO_DATA_SLOT) {
+            lmc_slot_give(mq_data_used, cq->data_slot);
+        }
+        if (pooled != 0u) {
+            lmc_cb_give(cq, sizeof *cq, mq_pool, mq_used);
+        }
+        return NULL;
+    }
     cq->pooled = pooled;
 #if LM_CMSIS_FUSA
     cq->sclass = cls;
 #endif
     cq->name = attr != NULL ? attr->name : NULL;
-    cq->msg_size = msg_size;
-    cq->capacity = msg_count;
-    cq->count = 0u;
-    cq->head = NULL;
-    cq->free = NULL;
-    for (uint32_t i = msg_count; i-- > 0u;) {
-        struct lm_cmsis_msg *m = (struct lm_cmsis_msg *)(void *)(mem + (size_t)i * slot);
-        m->next = cq->free;
-        cq->free = m;
-    }
-    (void)lm_sem_create(&cq->items, 0u, msg_count);
-    (void)lm_sem_create(&cq->slots, msg_count, msg_count);
     cq->magic = LMC_MAGIC_MQUEUE;
     return cq;
 }
@@ -107,11 +97,19 @@ const char *osMessageQueueGetName(osMessageQueueId_t mq_id)
     return cq != NULL ? cq->name : NULL;
 }
 
+/* A refusal of a put or get as the API names it: a wait asked from a
+ * handler is a parameter error there, not osErrorISR. The kernel makes
+ * that check itself (R12.1), so the call's path does not repeat it. */
+static osStatus_t mq_status(lm_status_t s)
+{
+    return s == LM_ERR_ISR ? osErrorParameter : lmc_status(s);
+}
+
 osStatus_t osMessageQueuePut(osMessageQueueId_t mq_id, const void *msg_ptr, uint8_t msg_prio,
                              uint32_t timeout)
 {
     lm_cmsis_msgqueue_t *cq = lmc_mq(mq_id);
-    if (cq == NULL || msg_ptr == NULL || (timeout != 0u && lmc_isr())) {
+    if (cq == NULL || msg_ptr == NULL) {
         return osErrorParameter;
     }
 #if LM_CMSIS_FUSA
@@ -119,36 +117,16 @@ osStatus_t osMessageQueuePut(osMessageQueueId_t mq_id, const void *msg_ptr, uint
         return osErrorSafetyClass;
     }
 #endif
-    lm_status_t s = lm_sem_take(&cq->slots, timeout);
-    if (s != LM_OK) {
-        return lmc_st(s);
-    }
-    lm_irqstate_t st = lm_port_irq_lock();
-    struct lm_cmsis_msg *m = cq->free;
-    cq->free = m->next;
-    lm_port_irq_unlock(st);
-    memcpy(payload(m), msg_ptr, cq->msg_size);
-    m->prio = msg_prio;
-    /* After the last message of higher or equal priority. Cost: O(messages
-     * queued), masked. */
-    st = lm_port_irq_lock();
-    struct lm_cmsis_msg **p = &cq->head;
-    while (*p != NULL && (*p)->prio >= msg_prio) {
-        p = &(*p)->next;
-    }
-    m->next = *p;
-    *p = m;
-    cq->count++;
-    lm_port_irq_unlock(st);
-    (void)lm_sem_give(&cq->items);
-    return osOK;
+    lm_status_t s = lm_pqueue_send(&cq->queue, msg_ptr, cq->queue.msg_size,
+                                   LM_PQUEUE_PRIO_MAX - msg_prio, timeout);
+    return s == LM_OK ? osOK : mq_status(s);
 }
 
 osStatus_t osMessageQueueGet(osMessageQueueId_t mq_id, void *msg_ptr, uint8_t *msg_prio,
                              uint32_t timeout)
 {
     lm_cmsis_msgqueue_t *cq = lmc_mq(mq_id);
-    if (cq == NULL || msg_ptr == NULL || (timeout != 0u && lmc_isr())) {
+    if (cq == NULL || msg_ptr == NULL) {
         return osErrorParameter;
     }
 #if LM_CMSIS_FUSA
@@ -156,59 +134,43 @@ osStatus_t osMessageQueueGet(osMessageQueueId_t mq_id, void *msg_ptr, uint8_t *m
         return osErrorSafetyClass;
     }
 #endif
-    lm_status_t s = lm_sem_take(&cq->items, timeout);
+    uint8_t p;
+    lm_status_t s = lm_pqueue_receive(&cq->queue, msg_ptr, cq->queue.msg_size, &p, timeout);
     if (s != LM_OK) {
-        return lmc_st(s);
+        return mq_status(s);
     }
-    lm_irqstate_t st = lm_port_irq_lock();
-    struct lm_cmsis_msg *m = cq->head;
-    cq->head = m->next;
-    cq->count--;
-    lm_port_irq_unlock(st);
-    memcpy(msg_ptr, payload(m), cq->msg_size);
     if (msg_prio != NULL) {
-        *msg_prio = m->prio;
+        *msg_prio = (uint8_t)(LM_PQUEUE_PRIO_MAX - p);
     }
-    st = lm_port_irq_lock();
-    m->next = cq->free;
-    cq->free = m;
-    lm_port_irq_unlock(st);
-    (void)lm_sem_give(&cq->slots);
     return osOK;
 }
 
 uint32_t osMessageQueueGetCapacity(osMessageQueueId_t mq_id)
 {
     lm_cmsis_msgqueue_t *cq = lmc_mq(mq_id);
-    return cq != NULL ? cq->capacity : 0u;
+    return cq != NULL ? cq->queue.capacity : 0u;
 }
 
 uint32_t osMessageQueueGetMsgSize(osMessageQueueId_t mq_id)
 {
     lm_cmsis_msgqueue_t *cq = lmc_mq(mq_id);
-    return cq != NULL ? cq->msg_size : 0u;
+    return cq != NULL ? cq->queue.msg_size : 0u;
 }
 
 uint32_t osMessageQueueGetCount(osMessageQueueId_t mq_id)
 {
     lm_cmsis_msgqueue_t *cq = lmc_mq(mq_id);
-    return cq != NULL ? cq->count : 0u;
+    return cq != NULL ? cq->queue.count : 0u;
 }
 
 uint32_t osMessageQueueGetSpace(osMessageQueueId_t mq_id)
 {
     lm_cmsis_msgqueue_t *cq = lmc_mq(mq_id);
-    uint32_t n = 0;
-    if (cq == NULL) {
-        return 0u;
-    }
-    (void)lm_sem_count(&cq->slots, &n);
-    return n;
+    return cq != NULL ? cq->queue.capacity - cq->queue.count : 0u;
 }
 
-/* Each message removed is one `items` unit claimed and one `slots` unit
- * given: a sender waiting for room gets it, in priority order. Messages
- * already claimed by a woken receiver stay for it. */
+/* The queued messages are discarded; blocked senders then put theirs, in
+ * priority order, while there is room (R9.2). */
 osStatus_t osMessageQueueReset(osMessageQueueId_t mq_id)
 {
     if (lmc_isr()) {
@@ -223,17 +185,7 @@ osStatus_t osMessageQueueReset(osMessageQueueId_t mq_id)
         return osErrorSafetyClass;
     }
 #endif
-    while (lm_sem_take(&cq->items, LM_NO_WAIT) == LM_OK) {
-        lm_irqstate_t st = lm_port_irq_lock();
-        struct lm_cmsis_msg *m = cq->head;
-        cq->head = m->next;
-        cq->count--;
-        m->next = cq->free;
-        cq->free = m;
-        lm_port_irq_unlock(st);
-        (void)lm_sem_give(&cq->slots);
-    }
-    return osOK;
+    return lmc_st(lm_pqueue_flush(&cq->queue));
 }
 
 osStatus_t osMessageQueueDelete(osMessageQueueId_t mq_id)
@@ -251,8 +203,7 @@ osStatus_t osMessageQueueDelete(osMessageQueueId_t mq_id)
     }
 #endif
     cq->magic = 0u;
-    (void)lm_sem_delete(&cq->items);
-    (void)lm_sem_delete(&cq->slots);
+    (void)lm_pqueue_delete(&cq->queue);
     if (cq->data_slot != LMC_NO_DATA_SLOT) {
         lmc_slot_give(mq_data_used, cq->data_slot);
     }
