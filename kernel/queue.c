@@ -141,10 +141,14 @@ static inline bool queue_call_ok_locked(const lm_queue_t *q, size_t size, lm_tic
 }
 
 /* Which check a refused call failed, in the order docs/errors.md gives
- * (after the pointer arguments: argument checks come first). Out of line:
- * the good path neither loads the magic word nor keeps the codes in
- * registers. Lock: held. */
-static __attribute__((noinline, cold)) lm_status_t queue_refusal(const lm_queue_t *q, size_t size)
+ * (after the pointer arguments: argument checks come first). Out of line
+ * and cold: the good path neither loads the magic word nor keeps the codes
+ * in registers. Its own section keeps it beside the rest of this file's
+ * code, not with the cold code at the start of .text: the debug
+ * information then gives this file one contiguous range, which debuggers
+ * unwinding a thread's stack rely on (limen bt). Lock: held. */
+static __attribute__((noinline, cold, section(".text.lmk_queue_refusal"))) lm_status_t
+queue_refusal(const lm_queue_t *q, size_t size)
 {
 #if LM_CFG_ARG_CHECKS
     if (LMK_DEAD_LOCKED(q, LM_MAGIC_QUEUE)) {

@@ -284,10 +284,7 @@ static inline void lmk_sched_decide_given_up_locked(bool no_holds)
 static inline bool lmk_sched_leave_body_locked(lm_thread_t *cur, uint8_t new_state)
 {
     bool no_holds = lmk_prioset_empty(&lmk.held);
-    if (!no_holds && lmk.ready.ring[cur->prio] == &cur->qlink) {
-        lmk_prioset_remove(&lmk.held, cur->prio); /* a held thread leaves: its hold ends */
-    }
-    lmk_prioq_remove(&lmk.ready, &cur->qlink, cur->prio);
+    lmk_ready_remove_locked(cur); /* reads the hold set again: the same load */
     cur->state = new_state;
     /* R3.5: should cur be made ready again before the switch (by a
      * handler at the unmask), it is at the tail of its ring and has no

@@ -17,7 +17,7 @@ def load(directory, case):
 def test_header_names_and_order(run, case):
     platform, directory, js = run
     tr = load(directory, case)
-    assert tr.endian == "<" and tr.version == 1
+    assert tr.endian == "<" and tr.version == 2
     assert tr.timestamp_hz == (1_000_000 if platform == "host" else 25_000_000)
     assert tr.tick_hz == 1000
     assert tr.dropped == 0 and tr.mode == 0 and tr.active == 0  # stopped at the end
@@ -74,8 +74,10 @@ def test_bad_files_are_refused(host_run):
         d.parse(b"XXXX" + data[4:])
     with pytest.raises(d.TraceError, match="header"):
         d.parse(data[:20])
-    with pytest.raises(d.TraceError, match="version 2"):
-        d.parse(data[:4] + struct.pack("<H", 2) + data[6:])
+    with pytest.raises(d.TraceError, match="version 1"):  # before the block record's h
+        d.parse(data[:4] + struct.pack("<H", 1) + data[6:])
+    with pytest.raises(d.TraceError, match="version 3"):
+        d.parse(data[:4] + struct.pack("<H", 3) + data[6:])
     with pytest.raises(d.TraceError, match="truncated"):
         d.parse(data[:-1])
 
