@@ -84,7 +84,7 @@ def test_bad_files_are_refused(host_run):
 
 def test_timestamps_unwrap():
     """A 32-bit timestamp that wraps between two records still counts up."""
-    hdr = struct.pack("<" + d.HEADER, 0x52544D4C, 1, 52, 1000, 1000, 16, 32, 0, 0, 4, 3, 3,
+    hdr = struct.pack("<" + d.HEADER, 0x52544D4C, d.VERSION, 52, 1000, 1000, 16, 32, 0, 0, 4, 3, 3,
                       0, 0, 0, 4, 0, 0)
     recs = b"".join(struct.pack("<" + d.RECORD, ts, d.USER, 0, 1, i, 0)
                     for i, ts in enumerate((0xFFFFFFF0, 0xFFFFFFFF, 0x10)))
