@@ -35,23 +35,21 @@
 static struct {
     struct lm_dnode slot[LM_CFG_TIMER_WHEEL_SLOTS];
     uint32_t busy[WHEEL_WORDS];  /* bit i: slot[i] not empty */
-    /* Nodes taken from visited slots. The head is a timeout marked as a
-     * timer's, never armed: a walk that looks for due sleeps (sleep_runs)
+    /* Nodes taken from visited slots. The head is a timeout of the kind
+     * LMK_TIMEOUT_TIMER, never armed: a walk that looks for due sleeps (sleep_runs)
      * stops at it as at any timer, with no test of its own. */
     struct lm_timeout expiring;
-    lm_tick_t done;              /* slots of ticks up to `done` visited */
+    /* Slots of ticks up to `done` visited. It moves only while `expiring`
+     * is empty, so every node on `expiring` came from, or was armed into,
+     * the slot of `done`: its deadline is done + k * slots, k >= 0, and it
+     * is due exactly when k is 0, whatever `now` has become meanwhile. */
+    lm_tick_t done;
     uint32_t armed;              /* armed timeouts, wherever they sit */
 } wheel;
 
 static inline bool slot_busy(lm_tick_t i)
 {
     return (wheel.busy[i / 32u] & (1u << (i % 32u))) != 0u;
-}
-
-/* Is tick a at or after tick b (wrap-safe)? */
-static inline bool tick_reached(lm_tick_t a, lm_tick_t b)
-{
-    return (int32_t)(a - b) >= 0;
 }
 
 void lmk_timeout_init(void)
@@ -61,7 +59,7 @@ void lmk_timeout_init(void)
     }
     memset(wheel.busy, 0, sizeof wheel.busy);
     lmk_list_init(&wheel.expiring.link);
-    wheel.expiring.is_timer = 1u;
+    wheel.expiring.kind = LMK_TIMEOUT_TIMER;
     wheel.done = lmk.now;
     wheel.armed = 0;
     lmk.timeout_work = 0u;
@@ -200,13 +198,11 @@ static void visit_next_slot(void)
 }
 
 /* Is the node `to` a thread's sleep? Its expiry is the common one
- * (measure 5), made in the step's own loop. */
+ * (measure 5), made in the step's own loop. The head of `expiring` is
+ * marked a timer's, so a walk stops there too. */
 static inline bool expiry_is_sleep(const struct lm_timeout *to)
 {
-    if (to->is_timer != 0u) { /* a timer, or the head of `expiring` */
-        return false;
-    }
-    return LMK_CONTAINER_OF(to, const lm_thread_t, timeout)->wait_kind == LMK_WAIT_SLEEP;
+    return to->kind == LMK_TIMEOUT_SLEEP;
 }
 
 /* The first node of `expiring`, n, is not a due sleep: it alone makes the
@@ -220,14 +216,14 @@ static void expire_other(struct lm_dnode *n, lm_irqstate_t s)
 {
     lmk_list_remove(n);
     struct lm_timeout *to = LMK_CONTAINER_OF(n, struct lm_timeout, link);
-    if (!tick_reached(lmk.now, to->deadline)) {
+    if (to->deadline != wheel.done) {
         slot_push(to); /* due in a later revolution */
         lm_port_irq_unlock(s);
         return;
     }
     wheel.armed--;
 #if LM_CFG_TIMER
-    if (to->is_timer != 0u) {
+    if (to->kind == LMK_TIMEOUT_TIMER) {
         lm_timer_t *tm = LMK_CONTAINER_OF(to, lm_timer_t, timeout);
         lm_timer_fn_t fn = tm->fn;
         (void)lmk_trace_obj(LM_TRACE_TIMER_EXPIRY, tm, LM_OK);
@@ -248,11 +244,11 @@ static void expire_other(struct lm_dnode *n, lm_irqstate_t s)
     lm_port_irq_unlock(s);
 }
 
-/* Is n, a node of `expiring`, a sleep due at `now`? */
-static inline bool due_sleep(const struct lm_dnode *n, lm_tick_t now)
+/* Is n, a node of `expiring`, a sleep due at the visit of `done`? */
+static inline bool due_sleep(const struct lm_dnode *n, lm_tick_t done)
 {
     const struct lm_timeout *to = LMK_CONTAINER_OF(n, const struct lm_timeout, link);
-    return expiry_is_sleep(to) && tick_reached(now, to->deadline);
+    return expiry_is_sleep(to) && to->deadline == done;
 }
 
 /* n, the first node of `expiring`, is a due sleep: wake the run of due
@@ -268,7 +264,7 @@ static inline bool due_sleep(const struct lm_dnode *n, lm_tick_t now)
 static __attribute__((noinline)) void sleep_runs(struct lm_dnode *n, lm_irqstate_t s)
 {
     struct lm_dnode *const head = &wheel.expiring.link;
-    lm_tick_t now = lmk.now;
+    const lm_tick_t done = wheel.done; /* fixed while `expiring` holds nodes */
     for (;;) {
         uint32_t left = LM_CFG_EXPIRIES_PER_STEP;
         do {
@@ -277,13 +273,13 @@ static __attribute__((noinline)) void sleep_runs(struct lm_dnode *n, lm_irqstate
             t->timeout.link.next = NULL;
             t->timeout.link.prev = NULL;
             lmk_wait_done_locked(t, LM_OK); /* a sleep ends well (R8.1) */
-        } while (--left != 0u && due_sleep(n, now)); /* false at the head */
+        } while (--left != 0u && due_sleep(n, done)); /* false at the head */
         expiring_cut(n);
         wheel.armed -= LM_CFG_EXPIRIES_PER_STEP - left;
         if (n == head) {
             /* The last node taken, and the slot of `now` visited: nothing
              * is left, which would otherwise take a step of its own. */
-            if (wheel.done == now) {
+            if (done == lmk.now) {
                 lmk.timeout_work = 0u;
             }
             break;
@@ -299,8 +295,7 @@ static __attribute__((noinline)) void sleep_runs(struct lm_dnode *n, lm_irqstate
         }
 #endif
         n = head->next;
-        now = lmk.now;
-        if (!due_sleep(n, now)) {
+        if (!due_sleep(n, done)) {
             break;
         }
     }
@@ -325,7 +320,7 @@ void lmk_timeout_step(lm_irqstate_t s)
         lm_port_irq_unlock(s);
         return;
     }
-    if (due_sleep(n, lmk.now)) {
+    if (due_sleep(n, wheel.done)) {
         sleep_runs(n, s);
         return;
     }

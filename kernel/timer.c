@@ -13,7 +13,7 @@ lm_status_t lm_timer_create(lm_timer_t *tm, lm_timer_fn_t fn, void *arg)
         tm->timeout.link.next = NULL;
         tm->timeout.link.prev = NULL;
         tm->timeout.deadline = 0;
-        tm->timeout.is_timer = 1u;
+        tm->timeout.kind = LMK_TIMEOUT_TIMER;
         tm->fn = fn;
         tm->arg = arg;
         tm->period = 0;

@@ -23,6 +23,7 @@ void lmk_block_current_locked(uint8_t kind, void *obj, lm_tick_t timeout)
     cur->wait_status = LM_OK;
     lmk_sched_leave_locked(kind == LMK_WAIT_SLEEP ? LM_THREAD_SLEEPING : LM_THREAD_BLOCKED);
     if (timeout != LM_WAIT_FOREVER) {
+        cur->timeout.kind = (kind == LMK_WAIT_SLEEP) ? LMK_TIMEOUT_SLEEP : LMK_TIMEOUT_WAIT;
         lmk_timeout_arm_locked(&cur->timeout, timeout);
     }
 }
@@ -43,6 +44,7 @@ void lmk_wait_prioq_locked(struct lm_waitq *wq, uint8_t kind, void *obj,
     (void)lmk_sched_leave_body_locked(cur, LM_THREAD_BLOCKED);
     lmk_waitq_push_back(wq, cur);
     if (timeout != LM_WAIT_FOREVER) {
+        cur->timeout.kind = LMK_TIMEOUT_WAIT;
         lmk_timeout_arm_locked(&cur->timeout, timeout);
     }
     /* The hold set is read again rather than its emptiness kept across the

@@ -15,7 +15,9 @@
  *      one wait queue if BLOCKED (on a queue the test registered), nowhere
  *      otherwise; wait_kind is NONE unless it waits (SLEEP when sleeping);
  *  K5  no timeout is armed for a thread that is not BLOCKED or SLEEPING;
- *      `suspended` is set only on a waiting thread;
+ *      an armed one is of the kind SLEEP if it sleeps, WAIT if it blocks;
+ *      `suspended` is set only on a waiting thread; a waiting thread's
+ *      status is LM_OK until its wait ends (its waker writes any other);
  *  K6  counts: a semaphore's count is at most its max, and positive only
  *      without waiters; a queue's count and head are in range, and no
  *      receiver waits while it holds a message; a pool's free count equals
@@ -31,7 +33,7 @@
  *      preempt_limit is min(threshold, priority);
  *  K9  the running thread is READY (or the idle thread) and in the ready
  *      queue (unless idle);
- *  K10 a timer is armed exactly while it is active;
+ *  K10 a timer is armed exactly while it is active, and of the kind TIMER;
  *  S1-S5 (settled only) see kcheck.h.
  */
 #include <stdarg.h>
@@ -607,6 +609,9 @@ static bool check_objects(bool settled)
             return fail("K10 timer%u: %s but %s", i, armed ? "armed" : "not armed",
                         tm->active != 0u ? "active" : "not active");
         }
+        if (armed && tm->timeout.kind != LMK_TIMEOUT_TIMER) {
+            return fail("K10 timer%u: armed with the kind %u", i, tm->timeout.kind);
+        }
         if (settled && KC_DELETED(tm, LM_MAGIC_TIMER) && armed) {
             return fail("S5 timer%u: deleted but armed", i);
         }
@@ -654,6 +659,15 @@ static bool check_threads(void)
         }
         if (!waiting(t) && lmk_timeout_armed(&t->timeout)) {
             return fail("K5 %s (state %u) has a timeout armed", tn(t), t->state);
+        }
+        if (lmk_timeout_armed(&t->timeout) &&
+            t->timeout.kind != ((t->state == LM_THREAD_SLEEPING) ? LMK_TIMEOUT_SLEEP
+                                                                  : LMK_TIMEOUT_WAIT)) {
+            return fail("K5 %s (state %u) has a timeout of kind %u armed", tn(t), t->state,
+                        t->timeout.kind);
+        }
+        if (waiting(t) && t->wait_status != LM_OK) {
+            return fail("K5 %s waits with the status %d already set", tn(t), (int)t->wait_status);
         }
         if (!waiting(t) && t->suspended != 0u) {
             return fail("K5 %s (state %u) has a pending suspension", tn(t), t->state);

@@ -877,6 +877,62 @@ LMT_CASE(tick_between_runs_of_sleeps)
     lmt_expect(want);
 }
 
+/* ---- R8.5, R9.4: a visit more than a revolution behind ---------------- */
+
+static lm_thread_t *lag_sleeper;
+static lm_timer_t lag_tmr;
+
+/* A handler that holds the switch handler off while more than a
+ * revolution of ticks goes by (a long handler of higher priority). */
+static void lag_isr(void *arg)
+{
+    (void)arg;
+    for (lm_tick_t i = 0; i < SLOTS + 10u; i++) {
+        lmk_tick_announce(1);
+    }
+}
+
+static void lag_timer_fn(void *arg)
+{
+    (void)arg;
+    lmt_log("timer@%u:S=%s", (unsigned)lm_tick_now(),
+            lm_thread_state(lag_sleeper) == LM_THREAD_SLEEPING ? "sleeping" : "ready");
+}
+
+static void lag_sleep(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_thread_sleep(3u + SLOTS), LM_OK);
+    lmt_log("S@%u", (unsigned)lm_tick_now());
+}
+
+static void lag_main(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_timer_start(&lag_tmr, 5, 0), LM_OK);
+    LMT_EQ(lm_hosted_irq_raise(lag_isr, NULL), 0);
+}
+
+/* R8.5, R9.4: the wheel's visit falls more than a revolution behind `now`.
+ * S's sleep, due at 3 + SLOTS, sits in the slot of tick 3, which the visit
+ * reaches before the timer's tick 5: it is not due at that visit (it is a
+ * revolution later) and goes back to its slot, so the timer still finds S
+ * asleep, and timeouts expire in the order of their deadlines however far
+ * behind the visit is. */
+LMT_CASE(visit_a_revolution_behind_keeps_deadline_order)
+{
+    lmt_begin();
+    memset(&lag_tmr, 0, sizeof lag_tmr);
+    LMT_ST(lm_timer_create(&lag_tmr, lag_timer_fn, NULL), LM_OK);
+    lag_sleeper = lmt_spawn("S", 2, lag_sleep, NULL);
+    lmt_spawn("M", 3, lag_main, NULL);
+    lmt_run();
+    char buf[64];
+    snprintf(buf, sizeof buf, "timer@%u:S=sleeping S@%u", 10u + (unsigned)SLOTS,
+             10u + (unsigned)SLOTS);
+    lmt_expect(buf);
+}
+
 LMT_MAIN(LMT_RUN(delete_walk_not_overtaken), LMT_RUN(delete_one_waiter_per_step),
          LMT_RUN(every_delete_walk),
          LMT_RUN(flags_set_no_inversion), LMT_RUN(flush_admits_every_room),
@@ -884,7 +940,8 @@ LMT_MAIN(LMT_RUN(delete_walk_not_overtaken), LMT_RUN(delete_one_waiter_per_step)
          LMT_RUN(start_is_atomic_during_fill), LMT_RUN(create_is_atomic),
          LMT_RUN(deleted_between_check_and_lock), LMT_RUN(threshold_against_changed_priority),
          LMT_RUN(calls_before_init), LMT_RUN(tick_between_expiry_steps_keeps_arming_order),
-         LMT_RUN(tick_between_runs_of_sleeps))
+         LMT_RUN(tick_between_runs_of_sleeps),
+         LMT_RUN(visit_a_revolution_behind_keeps_deadline_order))
 #else
 #error "test_races needs LM_CFG_ARG_CHECKS (it runs on the default kernel only)"
 #endif /* LM_CFG_ARG_CHECKS */

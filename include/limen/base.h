@@ -91,7 +91,7 @@ struct lm_waitq {
 struct lm_timeout {
     struct lm_dnode link;  /* next == NULL when not armed */
     lm_tick_t deadline;
-    uint8_t is_timer;      /* 1: an lm_timer_t, 0: a thread's wait */
+    uint8_t kind;          /* what its expiry ends: a sleep, a wait, a timer */
 };
 
 /* Magic words of control blocks (present only with LM_CFG_ARG_CHECKS). Each

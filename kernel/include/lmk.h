@@ -25,6 +25,15 @@ enum lmk_wait_kind {
     LMK_WAIT_FLAGS    /* wait_obj is an lm_flags_t; qlink in its FIFO */
 };
 
+/* What an armed timeout's expiry ends (struct lm_timeout.kind), set when it
+ * is armed: the expiry tells a sleep, the common case, from the rest with
+ * one load (timeout.c). */
+enum lmk_timeout_kind {
+    LMK_TIMEOUT_SLEEP = 0, /* a thread's sleep */
+    LMK_TIMEOUT_WAIT,      /* a thread's wait on an object */
+    LMK_TIMEOUT_TIMER      /* an lm_timer_t, or the head of `expiring` */
+};
+
 struct lmk_kernel {
     /* The first three fields are the port's view (include/limen/port.h,
      * LMK_SWITCH_*): its context-switch handler runs the deferred work if
@@ -518,12 +527,17 @@ void lmk_flags_waiter_left_locked(lm_thread_t *t);
 /* ---- the hottest wakes (wait.c's protocol, inlined) ---- */
 
 /* t's wait is over and t is off every wait list and its timeout: store
- * the status, make t ready (or suspended, R11.2). Lock: held. O(1). */
+ * the status, make t ready (or suspended, R11.2). Lock: held. O(1).
+ * A wait begins with the status LM_OK (wait.c) and nothing writes it until
+ * the wait ends, so an end with LM_OK, the common one, stores nothing:
+ * where the status is a constant, the test is decided at compile time. */
 static inline void lmk_wait_done_locked(lm_thread_t *t, lm_status_t status)
 {
     lmk_trace_ready(t, status);
     lmk_stats_resumed(t, status);
-    t->wait_status = status;
+    if (status != LM_OK) {
+        t->wait_status = status;
+    }
     t->wait_kind = LMK_WAIT_NONE;
     if (t->suspended != 0u) {
         t->suspended = 0u; /* R11.2: a suspension asked during the wait */
