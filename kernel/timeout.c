@@ -267,12 +267,18 @@ static __attribute__((noinline)) void sleep_runs(struct lm_dnode *n, lm_irqstate
     const lm_tick_t done = wheel.done; /* fixed while `expiring` holds nodes */
     for (;;) {
         uint32_t left = LM_CFG_EXPIRIES_PER_STEP;
+        unsigned bar = lmk.bar; /* changes only with a preemption, masked */
         do {
             lm_thread_t *t = LMK_CONTAINER_OF(n, lm_thread_t, timeout.link);
             n = n->next;
             t->timeout.link.next = NULL;
             t->timeout.link.prev = NULL;
-            lmk_wait_done_locked(t, LM_OK); /* a sleep ends well (R8.1) */
+            /* A sleep ends well (R8.1); the woken thread preempts as
+             * lmk_ready_insert_locked says. */
+            if (lmk_wait_resume_locked(t, LM_OK) && t->prio < bar) {
+                lmk_sched_preempt_locked(t);
+                bar = lmk.bar;
+            }
         } while (--left != 0u && due_sleep(n, done)); /* false at the head */
         expiring_cut(n);
         wheel.armed -= LM_CFG_EXPIRIES_PER_STEP - left;

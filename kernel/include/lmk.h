@@ -526,12 +526,10 @@ void lmk_flags_waiter_left_locked(lm_thread_t *t);
 
 /* ---- the hottest wakes (wait.c's protocol, inlined) ---- */
 
-/* t's wait is over and t is off every wait list and its timeout: store
- * the status, make t ready (or suspended, R11.2). Lock: held. O(1).
- * A wait begins with the status LM_OK (wait.c) and nothing writes it until
- * the wait ends, so an end with LM_OK, the common one, stores nothing:
- * where the status is a constant, the test is decided at compile time. */
-static inline void lmk_wait_done_locked(lm_thread_t *t, lm_status_t status)
+/* lmk_wait_done_locked but for the preemption test, which the caller
+ * makes if this returns true (t is ready): a run of wakes keeps the bar in
+ * a register (timeout.c). Lock: held. O(1). */
+static inline bool lmk_wait_resume_locked(lm_thread_t *t, lm_status_t status)
 {
     lmk_trace_ready(t, status);
     lmk_stats_resumed(t, status);
@@ -542,10 +540,23 @@ static inline void lmk_wait_done_locked(lm_thread_t *t, lm_status_t status)
     if (t->suspended != 0u) {
         t->suspended = 0u; /* R11.2: a suspension asked during the wait */
         t->state = LM_THREAD_SUSPENDED;
-    } else {
-        t->state = LM_THREAD_READY;
-        t->slice_left = t->time_slice; /* R2.6 */
-        lmk_ready_insert_locked(t);
+        return false;
+    }
+    t->state = LM_THREAD_READY;
+    t->slice_left = t->time_slice; /* R2.6 */
+    lmk_prioq_push_back(&lmk.ready, &t->qlink, t->prio);
+    return true;
+}
+
+/* t's wait is over and t is off every wait list and its timeout: store
+ * the status, make t ready (or suspended, R11.2). Lock: held. O(1).
+ * A wait begins with the status LM_OK (wait.c) and nothing writes it until
+ * the wait ends, so an end with LM_OK, the common one, stores nothing:
+ * where the status is a constant, the test is decided at compile time. */
+static inline void lmk_wait_done_locked(lm_thread_t *t, lm_status_t status)
+{
+    if (lmk_wait_resume_locked(t, status) && t->prio < lmk.bar) {
+        lmk_sched_preempt_locked(t); /* R2.2, R3.1, R6.2 as lmk_ready_insert_locked */
     }
 }
 
