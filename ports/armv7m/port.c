@@ -342,12 +342,13 @@ lm_thread_t *lmp_switch(lm_thread_t *prev)
 
 /* The lock around the commit: BASEPRI, as every kernel lock, raised
  * under PRIMASK on a core that may have erratum 837070 (as
- * lm_port_irq_lock does there). */
+ * lm_port_irq_lock does there). It takes r12, so that r1 keeps the
+ * previous thread for the counts and the hook. */
 #if LM_PORT_ERRATUM_837070 == 0
-#define LMP_COMMIT_LOCK "mov r1, %[ceiling]\n msr basepri, r1\n"
+#define LMP_COMMIT_LOCK "mov r12, %[ceiling]\n msr basepri, r12\n"
 #define LMP_COMMIT_UNLOCK "msr basepri, r1\n" /* r1 is 0 */
 #else
-#define LMP_COMMIT_LOCK "mov r1, %[ceiling]\n cpsid i\n msr basepri, r1\n cpsie i\n"
+#define LMP_COMMIT_LOCK "mov r12, %[ceiling]\n cpsid i\n msr basepri, r12\n cpsie i\n"
 #define LMP_COMMIT_UNLOCK "msr basepri, r1\n"
 #endif
 
@@ -417,8 +418,7 @@ __attribute__((naked)) void PendSV_Handler(void)
         LMP_COMMIT_LOCK
         "ldr r2, [r3, %[next]]\n"
 #if LM_CFG_STATS || LM_CFG_SWITCH_HOOK
-        "ldr r12, [r3, %[current]]\n"
-        "cmp r2, r12\n"
+        "cmp r2, r1\n" /* r1: lmk.current, read for the save */
         "beq 7f\n"
 #endif
 #if LM_CFG_STATS
@@ -431,16 +431,16 @@ __attribute__((naked)) void PendSV_Handler(void)
         /* R7.2: preempted if still ready, not yielded (one word: state,
          * suspended, yielded, wait_kind; the second and fourth cleared) and
          * not the idle thread. */
-        "ldr r0, [r12, %[state]]\n"
+        "ldr r0, [r1, %[state]]\n"
         "bic r0, r0, #0xFF00FF00\n"
         "cmp r0, %[ready]\n"
         "bne 6f\n"
         "ldr r0, =lmk_idle_thread\n"
-        "cmp r12, r0\n"
+        "cmp r1, r0\n"
         "beq 6f\n"
-        "ldr r0, [r12, %[preempted]]\n"
+        "ldr r0, [r1, %[preempted]]\n"
         "adds r0, #1\n"
-        "str r0, [r12, %[preempted]]\n"
+        "str r0, [r1, %[preempted]]\n"
         "ldr r0, [r3, %[stats_preempt]]\n"
         "adds r0, #1\n"
         "str r0, [r3, %[stats_preempt]]\n"
@@ -450,12 +450,12 @@ __attribute__((naked)) void PendSV_Handler(void)
         /* hook(prev, next), lock held, before current changes. */
         "ldr r0, [r3, %[hook]]\n"
         "cbz r0, 7f\n"
-        "push {r2, r3, r12, lr}\n"
+        "push {r1, r2, r3, lr}\n"
+        "mov r12, r0\n"
+        "mov r0, r1\n"
         "mov r1, r2\n"
-        "mov r2, r0\n"
-        "mov r0, r12\n"
-        "blx r2\n"
-        "pop {r2, r3, r12, lr}\n"
+        "blx r12\n"
+        "pop {r1, r2, r3, lr}\n"
 #endif
         "7:\n"
         "str r2, [r3, %[current]]\n"
