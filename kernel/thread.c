@@ -394,8 +394,11 @@ lm_status_t lm_thread_yield(void)
     lm_thread_t *cur = lmk.current;
     lmk_trace_yield(cur);
     lmk_stats_relinquished(cur);
-    if (cur != &lmk_idle_thread) {
-        unsigned best = lmk_prioq_best_prio(&lmk.ready);
+    /* The idle thread alone has the priority LM_CFG_PRIORITIES (kernel.c):
+     * the test reads the priority the rest needs rather than an address. */
+    if (cur->prio < LM_CFG_PRIORITIES) {
+        /* cur is ready and not the idle thread: its ring is not empty. */
+        unsigned best = lmk_prioq_best_prio_of_nonempty(&lmk.ready);
         bool peer = lmk_prioq_has_peer(&lmk.ready, cur->prio);
         /* A bit for cur's ring in `held` is the one cur may have kept from
          * its own hold (sched.c): a yield ends it (R3.3), and it must not

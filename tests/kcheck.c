@@ -643,6 +643,12 @@ static bool check_threads(void)
         if (t->state > LM_THREAD_TERMINATED) {
             return fail("K4 %s: state %u out of range", tn(t), t->state);
         }
+        /* LM_CFG_PRIORITIES is the idle thread's alone (a yield tells it
+         * by its priority, kernel/thread.c). */
+        if (t->prio >= LM_CFG_PRIORITIES || t->base_prio >= LM_CFG_PRIORITIES) {
+            return fail("K2 %s: priority %u (base %u) out of range", tn(t), t->prio,
+                        t->base_prio);
+        }
         if (w.places[i] != want) {
             return fail("K4 %s (state %u, wait_kind %u) is in %u rings or lists, expected %u",
                         tn(t), t->state, t->wait_kind, w.places[i], want);

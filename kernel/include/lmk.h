@@ -215,7 +215,9 @@ static inline void lmk_sched_choose_locked(unsigned best)
 #endif
     lmk.next = next;
     lmk.bar = (uint16_t)best;
-    lmk.bar_next = (uint16_t)lmk_min_prio(best, next->preempt_limit);
+    /* min(best, next's threshold): next's priority is best, so that is
+     * next's own preemption limit. */
+    lmk.bar_next = next->preempt_limit;
     lm_port_switch_pend();
 }
 

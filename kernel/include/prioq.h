@@ -36,6 +36,12 @@ static inline unsigned lmk_prioq_best_prio(const struct lm_prioq *q)
     return lmk_prioset_first(&q->busy);
 }
 
+/* The same for a queue the caller knows holds a node. */
+static inline unsigned lmk_prioq_best_prio_of_nonempty(const struct lm_prioq *q)
+{
+    return lmk_prioset_first_of_nonempty(&q->busy);
+}
+
 static inline void lmk_prioq_push_back(struct lm_prioq *q, struct lm_dnode *n,
                                        unsigned prio)
 {

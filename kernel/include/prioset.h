@@ -65,6 +65,17 @@ static inline bool lmk_prioset_contains(const struct lm_prio_set *s, unsigned pr
     return (s->word[lmk_prioset_word(prio)] & lmk_prioset_bit(prio)) != 0u;
 }
 
+/* Most urgent member of a set the caller knows is not empty. */
+static inline unsigned lmk_prioset_first_of_nonempty(const struct lm_prio_set *s)
+{
+#if LM_PRIO_WORDS > 1
+    unsigned w = (unsigned)__builtin_ctz(s->summary);
+    return w * 32u + (unsigned)__builtin_ctz(s->word[w]);
+#else
+    return (unsigned)__builtin_ctz(s->word[0]);
+#endif
+}
+
 /* Most urgent member; LMK_PRIO_NONE if the set is empty. */
 static inline unsigned lmk_prioset_first(const struct lm_prio_set *s)
 {
@@ -72,14 +83,12 @@ static inline unsigned lmk_prioset_first(const struct lm_prio_set *s)
     if (s->summary == 0u) {
         return LMK_PRIO_NONE;
     }
-    unsigned w = (unsigned)__builtin_ctz(s->summary);
-    return w * 32u + (unsigned)__builtin_ctz(s->word[w]);
 #else
     if (s->word[0] == 0u) {
         return LMK_PRIO_NONE;
     }
-    return (unsigned)__builtin_ctz(s->word[0]);
 #endif
+    return lmk_prioset_first_of_nonempty(s);
 }
 
 #endif
