@@ -41,6 +41,10 @@ _Static_assert(offsetof(struct lmk_kernel, stats) == LMK_SWITCH_STATS &&
  * it runs (its threshold bars the same band) but not once it stops. */
 static inline void sched_hold_mark(const lm_thread_t *cur)
 {
+    /* The idle thread's limit is its priority: it never holds. No hold is
+     * marked while it runs (every marked ring is ready, and it runs when
+     * none is; only the running thread marks one), so it, which has no
+     * ring, never reaches the removal either (tests/kcheck.c K2). */
     if (cur->yielded == 0u && cur->preempt_limit < cur->prio) {
         lmk_prioset_add(&lmk.held, cur->prio);
     } else if (!lmk_prioset_empty(&lmk.held)) { /* holds are rare: test first */
@@ -56,7 +60,7 @@ void lmk_sched_preempt_locked(lm_thread_t *t)
     lm_thread_t *cur = lmk.current;
     /* next == cur means cur was to go on running (it is then ready, and a
      * decision for it cleared its yield): it is preempted now. */
-    if (lmk.next == cur && cur != &lmk_idle_thread) {
+    if (lmk.next == cur) {
         sched_hold_mark(cur);
     }
     lmk.next = t;
@@ -111,7 +115,7 @@ void lmk_sched_decide_locked(void)
     }
     unsigned after = lmk_min_prio(bar, next->preempt_limit);
     if (next != cur) {
-        if (cur_ready && cur != &lmk_idle_thread) {
+        if (cur_ready) {
             sched_hold_mark(cur);
         }
 #if LM_CFG_MUTEX

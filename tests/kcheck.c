@@ -7,7 +7,9 @@
  *      its bit in the queue's bitmap is set exactly when it is not empty
  *      (and, above 32 priorities, the summary bit agrees with its word);
  *  K2  every node in ready ring p is a READY thread of effective priority p;
- *      the idle thread is in no ring; every `held` bit names a non-empty ring;
+ *      the idle thread is in no ring; every `held` bit names a non-empty ring,
+ *      and none is set while the idle thread runs; only the idle thread has
+ *      the priority LM_CFG_PRIORITIES;
  *  K3  every node in a wait queue is a BLOCKED thread whose wait_kind and
  *      wait_obj name that queue, at the ring of its effective priority;
  *      every flags waiter (either list) is BLOCKED on that flags group;
@@ -720,6 +722,9 @@ static bool check_all(bool settled)
     }
     if (!prioset_summary_ok(&lmk.held)) {
         return fail("K2 held: bitmap summary disagrees with its words");
+    }
+    if (lmk.current == &lmk_idle_thread && !lmk_prioset_empty(&lmk.held)) {
+        return fail("K2 held: a hold is marked while the idle thread runs");
     }
     for (unsigned p = 0; p < LM_CFG_PRIORITIES; p++) {
         if (prioset_has(&lmk.held, p) && !prioset_has(&lmk.ready.busy, p)) {
