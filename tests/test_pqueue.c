@@ -647,10 +647,98 @@ LMT_CASE(pqueue_deleted_before_the_lock)
     lmt_expect("done");
 }
 
+/* lm_pqueue_put and lm_pqueue_get: the send and the receive of a message
+ * of the queue's own size, with the same refusals (no LM_ERR_SIZE), the
+ * admission of blocked senders with their priorities (R10.7) and the
+ * handler rule (R12.1). */
+static void own_isr(void *arg)
+{
+    (void)arg;
+    uint8_t m[MSZ];
+    uint8_t buf[MSZ + 4u];
+    mk(m, 60);
+    clear_buf(buf);
+    isr_st[0] = lm_pqueue_put(&q, m, 4, 1);
+    isr_st[1] = lm_pqueue_get(&q, buf, &isr_p, LM_WAIT_FOREVER);
+    isr_st[2] = lm_pqueue_put(&q, m, 4, LM_NO_WAIT);
+    LMT_CHECK(untouched(buf));
+}
+
+static void own_receiver(void *arg)
+{
+    (void)arg;
+    for (unsigned i = 0; i < 3u; i++) {
+        uint8_t buf[MSZ + 4u];
+        uint8_t p = 0xAAu;
+        clear_buf(buf);
+        lm_status_t st = lm_pqueue_get(&q, buf, &p, LM_WAIT_FOREVER);
+        lmt_log("get:%s:%u/%u", lmt_sn(st), id_of(buf), (unsigned)p);
+    }
+}
+
+static void own_sender(void *arg)
+{
+    (void)arg;
+    uint8_t m[MSZ];
+    mk(m, 21);
+    LMT_ST(lm_pqueue_put(&q, m, 17, LM_NO_WAIT), LM_OK); /* fills the queue */
+    mk(m, 22);
+    lmt_log("put:%s", lmt_sn(lm_pqueue_put(&q, m, 9, LM_WAIT_FOREVER))); /* admitted */
+    mk(m, 23);
+    lmt_log("put:%s", lmt_sn(lm_pqueue_put(&q, m, 2, LM_WAIT_FOREVER)));
+    LMT_EQ(lm_hosted_irq_raise(own_isr, NULL), 0);
+    lmt_log("isr:%s,%s,%s", lmt_sn(isr_st[0]), lmt_sn(isr_st[1]), lmt_sn(isr_st[2]));
+}
+
+LMT_CASE(pqueue_put_get_own_size)
+{
+    lmt_begin();
+    uint8_t m[MSZ];
+    uint8_t buf[MSZ + 4u];
+    uint8_t p = 0x77u;
+    mk(m, 1);
+    memset(&q, 0, sizeof q);
+    clear_buf(buf);
+    LMT_ST(lm_pqueue_put(&q, m, 0, LM_NO_WAIT), LM_ERR_OBJECT);
+    LMT_ST(lm_pqueue_get(&q, buf, &p, LM_NO_WAIT), LM_ERR_OBJECT);
+    LMT_ST(lm_pqueue_put(NULL, m, 0, LM_NO_WAIT), LM_ERR_PARAM);
+    LMT_ST(lm_pqueue_get(NULL, buf, &p, LM_NO_WAIT), LM_ERR_PARAM);
+    fresh_queue(1);
+    LMT_ST(lm_pqueue_put(&q, NULL, 0, LM_NO_WAIT), LM_ERR_PARAM);
+    LMT_ST(lm_pqueue_put(&q, m, LM_PQUEUE_PRIO_MAX + 1u, LM_NO_WAIT), LM_ERR_PARAM);
+    LMT_ST(lm_pqueue_put(&q, m, 0, LM_TICK_MAX_TIMEOUT + 1u), LM_ERR_PARAM);
+    LMT_ST(lm_pqueue_get(&q, NULL, &p, LM_NO_WAIT), LM_ERR_PARAM);
+    LMT_ST(lm_pqueue_get(&q, buf, &p, LM_TICK_MAX_TIMEOUT + 1u), LM_ERR_PARAM);
+    LMT_ST(lm_pqueue_get(&q, buf, &p, LM_NO_WAIT), LM_ERR_WOULD_BLOCK);
+    LMT_CHECK(untouched(buf));
+    LMT_EQ(p, 0x77u);
+    LMT_EQ(qcount(), 0);
+    /* MSZ bytes in and out, no more (id_of checks the guard bytes). */
+    LMT_ST(lm_pqueue_put(&q, m, 200, LM_NO_WAIT), LM_OK);
+    LMT_ST(lm_pqueue_put(&q, m, 0, LM_NO_WAIT), LM_ERR_WOULD_BLOCK);
+    LMT_ST(lm_pqueue_get(&q, buf, &p, LM_NO_WAIT), LM_OK);
+    LMT_EQ(id_of(buf), 1);
+    LMT_EQ(p, 200);
+    lmt_spawn("R", 4, own_receiver, NULL);
+    lmt_spawn("S", 3, own_sender, NULL);
+    lmt_run();
+    /* S (more urgent) fills the queue with 21 and blocks on 22; R's get
+     * takes 21 and admits 22 at its priority, and S runs at once and
+     * blocks on 23; the next get admits 23 the same way. The handler's
+     * waiting forms are refused, its put finds the queue full. Then R
+     * takes 22 and 23 in turn. */
+    lmt_expect("put:OK get:OK:21/17 put:OK isr:ISR,ISR,WOULD_BLOCK get:OK:22/9 get:OK:23/2");
+    LMT_EQ(qcount(), 0);
+    LMT_ST(lm_pqueue_delete(&q), LM_OK);
+    LMT_ST(lm_pqueue_put(&q, m, 0, LM_NO_WAIT), LM_ERR_OBJECT);
+    LMT_ST(lm_pqueue_get(&q, buf, &p, LM_NO_WAIT), LM_ERR_OBJECT);
+}
+
 LMT_MAIN(LMT_RUN(pqueue_bad_arguments), LMT_RUN(pqueue_delivery_order),
          LMT_RUN(pqueue_order_against_reference), LMT_RUN(pqueue_receivers_get_messages_directly),
          LMT_RUN(pqueue_blocked_senders_admitted_with_their_priority),
          LMT_RUN(pqueue_timeouts_and_handlers), LMT_RUN(pqueue_flush_admits_senders),
          LMT_RUN(pqueue_handler_between_flush_steps), LMT_RUN(pqueue_delete_wakes_receivers),
          LMT_RUN(pqueue_message_sizes), LMT_RUN(pqueue_handover_without_priority),
-         LMT_RUN(pqueue_deleted_before_the_lock))
+         LMT_RUN(pqueue_deleted_before_the_lock),
+         LMT_RUN(pqueue_put_get_own_size))

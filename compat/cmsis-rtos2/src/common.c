@@ -31,6 +31,11 @@ osStatus_t lmc_status(lm_status_t s)
     }
 }
 
+osStatus_t lmc_status_wait(lm_status_t s)
+{
+    return s == LM_ERR_ISR ? osErrorParameter : lmc_status(s);
+}
+
 /* Slots are taken and given from threads and before the kernel starts;
  * the interrupt mask makes each one atomic. Cost: O(n). */
 int lmc_slot_take(uint8_t *used, unsigned n)

@@ -32,6 +32,21 @@ static inline bool lmc_valid(const void *id, uint32_t magic)
            *(const uint32_t *)id == magic;
 }
 
+/* An id whose control block begins with its kernel object (semaphores,
+ * message queues): not NULL, aligned and, where the kernel keeps magic
+ * words (LM_CFG_ARG_CHECKS), the kernel object's `kmagic` in its first
+ * word, so that nothing beyond that word is read from memory that is no
+ * such object. The layer's own magic word follows the kernel object. */
+static inline bool lmc_valid_kobj(const void *id, uint32_t kmagic)
+{
+#if LM_CFG_ARG_CHECKS
+    return lmc_valid(id, kmagic);
+#else
+    (void)kmagic;
+    return id != NULL && ((uintptr_t)id % sizeof(uint32_t)) == 0u;
+#endif
+}
+
 /* A kernel status as the API names it. */
 osStatus_t lmc_status(lm_status_t s);
 /* The same, with the common case (LM_OK) decided inline. */
@@ -39,6 +54,11 @@ static inline osStatus_t lmc_st(lm_status_t s)
 {
     return s == LM_OK ? osOK : lmc_status(s);
 }
+
+/* The same for a call that may wait (a semaphore's acquire, a message
+ * queue's put and get): a wait asked from a handler is a parameter error
+ * there (the API's rule), not osErrorISR. */
+osStatus_t lmc_status_wait(lm_status_t s);
 
 /* Fixed pools: the first free slot of `used[0..n)`, marked used; -1 if none. */
 int lmc_slot_take(uint8_t *used, unsigned n);
