@@ -86,16 +86,6 @@ void lmc_cb_give(void *cb, size_t size, void *pool, uint8_t *used)
     lmc_slot_give(used, (unsigned)i);
 }
 
-unsigned lmc_prio_to_lm(unsigned p)
-{
-    unsigned k = LM_CMSIS_PRIO_LEVELS - p; /* 0 for osPriorityISR .. 55 for Idle */
-#if LM_CFG_PRIORITIES >= 56
-    return k;
-#else
-    return k * (LM_CFG_PRIORITIES - 1u) / (LM_CMSIS_PRIO_LEVELS - 1u);
-#endif
-}
-
 unsigned lmc_prio_from_lm(unsigned lm)
 {
 #if LM_CFG_PRIORITIES >= 56

@@ -69,8 +69,16 @@ void *lmc_cb_take(void *cb_mem, uint32_t cb_size, size_t need, void *pool, uint8
                   unsigned n, uint8_t *pooled);
 void lmc_cb_give(void *cb, size_t size, void *pool, uint8_t *used);
 
-/* Priority mapping (lm_cmsis.h). */
-unsigned lmc_prio_to_lm(unsigned p);
+/* Priority mapping (lm_cmsis.h). Inline: osThreadSetPriority's path. */
+static inline unsigned lmc_prio_to_lm(unsigned p)
+{
+    unsigned k = LM_CMSIS_PRIO_LEVELS - p; /* 0 for osPriorityISR .. 55 for Idle */
+#if LM_CFG_PRIORITIES >= 56
+    return k;
+#else
+    return k * (LM_CFG_PRIORITIES - 1u) / (LM_CMSIS_PRIO_LEVELS - 1u);
+#endif
+}
 unsigned lmc_prio_from_lm(unsigned lm);
 
 /* True if t is one of the layer's threads (a CMSIS thread id). */
