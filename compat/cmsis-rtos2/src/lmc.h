@@ -47,6 +47,20 @@ static inline bool lmc_valid_kobj(const void *id, uint32_t kmagic)
 #endif
 }
 
+/* The one check the kernel leaves to a hot call's wrapper: with argument
+ * checks on, an id the kernel could not read its magic word through
+ * (misaligned; Armv6-M has no unaligned loads) is refused here. Without
+ * them nothing is checked, as in the native API. */
+static inline bool lmc_misaligned(const void *id)
+{
+#if LM_CFG_ARG_CHECKS
+    return ((uintptr_t)id % sizeof(void *)) != 0u; /* a control block's alignment */
+#else
+    (void)id;
+    return false;
+#endif
+}
+
 /* A kernel status as the API names it. */
 osStatus_t lmc_status(lm_status_t s);
 /* The same, with the common case (LM_OK) decided inline. */

@@ -123,6 +123,10 @@ osStatus_t osMessageQueuePut(osMessageQueueId_t mq_id, const void *msg_ptr, uint
     if (lmc_class_denied(cq->sclass)) {
         return osErrorSafetyClass;
     }
+#else
+    if (lmc_misaligned(mq_id)) {
+        return osErrorParameter;
+    }
 #endif
     lm_status_t s = lm_pqueue_put(mq_id, msg_ptr, LM_PQUEUE_PRIO_MAX - msg_prio, timeout);
     return s == LM_OK ? osOK : lmc_status_wait(s);
@@ -138,6 +142,10 @@ osStatus_t osMessageQueueGet(osMessageQueueId_t mq_id, void *msg_ptr, uint8_t *m
     }
     if (lmc_class_denied(cq->sclass)) {
         return osErrorSafetyClass;
+    }
+#else
+    if (lmc_misaligned(mq_id)) {
+        return osErrorParameter;
     }
 #endif
     /* The kernel stores the priority (only on success); it is turned

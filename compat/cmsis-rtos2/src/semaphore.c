@@ -79,6 +79,10 @@ osStatus_t osSemaphoreAcquire(osSemaphoreId_t semaphore_id, uint32_t timeout)
     if (lmc_class_denied(cs->sclass)) {
         return osErrorSafetyClass;
     }
+#else
+    if (lmc_misaligned(semaphore_id)) {
+        return osErrorParameter;
+    }
 #endif
     lm_status_t s = lm_sem_take(semaphore_id, timeout);
     return s == LM_OK ? osOK : lmc_status_wait(s);
@@ -93,6 +97,10 @@ osStatus_t osSemaphoreRelease(osSemaphoreId_t semaphore_id)
     }
     if (lmc_class_denied(cs->sclass)) {
         return osErrorSafetyClass;
+    }
+#else
+    if (lmc_misaligned(semaphore_id)) {
+        return osErrorParameter;
     }
 #endif
     return lmc_st(lm_sem_give(semaphore_id));
