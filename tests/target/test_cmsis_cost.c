@@ -118,12 +118,12 @@ static const struct {
     pair_fn native, layer;
     uint32_t max_added;
 } pairs[] = {
-    {"semaphore release+acquire", n_sem, c_sem, 24},
+    {"semaphore release+acquire", n_sem, c_sem, 25},
     {"mutex acquire+release", n_mutex, c_mutex, 64},
     {"event flags set+wait", n_flags, c_flags, 100},
     {"memory pool alloc+free", n_pool, c_pool, 48},
     {"message queue put+get (4 bytes)", n_queue, c_queue, 130},
-    {"message queue, native priority queue", n_pqueue, c_queue, 8},
+    {"message queue, native priority queue", n_pqueue, c_queue, 12},
 };
 
 static void body(void *arg)
