@@ -260,7 +260,7 @@ static slot_t *trie_cut(slot_t *t)
 /* Take the head message out of the list and the trie. Lock: held; q is
  * not empty. Cost: at most 2B+1 nodes (B+1 to the head's link, B down to
  * the leaf that replaces it). */
-static slot_t *unlink_head(lm_pqueue_t *q)
+static __attribute__((always_inline)) inline slot_t *unlink_head(lm_pqueue_t *q)
 {
     slot_t *m = q->head;
     slot_t **link = leader_link(q, m->prio);
@@ -307,8 +307,9 @@ static void put_locked(lm_pqueue_t *q, const void *msg, unsigned p)
     q->count++;
 }
 
-/* Lock: held; q is not empty. Cost: one copy, at most 2B+1 nodes. */
-static uint8_t get_locked(lm_pqueue_t *q, void *buf)
+/* Lock: held; q is not empty. Cost: one copy, at most 2B+1 nodes.
+ * Inlined into both receives, as into the one it had before the get. */
+static __attribute__((always_inline)) inline uint8_t get_locked(lm_pqueue_t *q, void *buf)
 {
     slot_t *m = unlink_head(q);
     msg_copy(buf, payload(m), q->msg_size);
@@ -318,20 +319,23 @@ static uint8_t get_locked(lm_pqueue_t *q, void *buf)
     return m->prio;
 }
 
-/* A live queue (R12.3), the message size, and no blocking form from a
+/* A live queue (R12.3), the message size (`sized`: the caller gave one;
+ * lm_pqueue_put/get copy the queue's own), and no blocking form from a
  * handler whatever the queue holds (R12.1), in that order. Lock: held. */
-static lm_status_t call_check_locked(const lm_pqueue_t *q, size_t size, lm_tick_t timeout)
+static inline lm_status_t call_check_locked(const lm_pqueue_t *q, size_t size, bool sized,
+                                            lm_tick_t timeout)
 {
     if (LMK_DEAD_LOCKED(q, LM_MAGIC_PQUEUE)) {
         return LM_ERR_OBJECT;
     }
 #if LM_CFG_ARG_CHECKS
-    if (size != q->msg_size) {
+    if (sized && size != q->msg_size) {
         return LM_ERR_SIZE;
     }
 #else
     (void)q; /* no magic word, no size check */
     (void)size;
+    (void)sized;
 #endif
     if (timeout != LM_NO_WAIT && lm_port_in_isr()) {
         return LM_ERR_ISR;
@@ -351,16 +355,21 @@ static unsigned sender_prio(const lm_thread_t *w)
     return w->wait_opt >> QWAIT_PRIO_SHIFT;
 }
 
-/* Context: thread; isr with LM_NO_WAIT. Lock: taken. Blocks: while full,
+/* One body for lm_pqueue_send and lm_pqueue_put, inlined into each, so
+ * that the put has no size to check and a refusal names its call.
+ * Context: thread; isr with LM_NO_WAIT. Lock: taken. Blocks: while full,
  * up to `timeout`. Cost: O(1): one copy and at most 2B+1 = 17 slots
  * visited, whatever is queued or waits. */
-lm_status_t lm_pqueue_send(lm_pqueue_t *q, const void *msg, size_t size, unsigned prio,
-                           lm_tick_t timeout)
+#undef LMK_CALL_NAME
+#define LMK_CALL_NAME (sized ? "lm_pqueue_send" : "lm_pqueue_put")
+static __attribute__((always_inline)) inline lm_status_t
+pqueue_send(lm_pqueue_t *q, const void *msg, size_t size, bool sized, unsigned prio,
+            lm_tick_t timeout)
 {
     LMK_CHECK(q != NULL && msg != NULL && lmk_timeout_valid(timeout), LM_ERR_PARAM);
     LMK_CHECK(prio <= LM_PQUEUE_PRIO_MAX, LM_ERR_PARAM);
     lm_irqstate_t s = lm_port_irq_lock();
-    lm_status_t refused = call_check_locked(q, size, timeout);
+    lm_status_t refused = call_check_locked(q, size, sized, timeout);
     if (refused != LM_OK) {
         lm_port_irq_unlock(s);
         return LMK_FAIL(refused);
@@ -392,6 +401,22 @@ lm_status_t lm_pqueue_send(lm_pqueue_t *q, const void *msg, size_t size, unsigne
     lm_port_irq_unlock(s);
     return cur->wait_status;
 }
+#undef LMK_CALL_NAME
+#define LMK_CALL_NAME __func__
+
+lm_status_t lm_pqueue_send(lm_pqueue_t *q, const void *msg, size_t size, unsigned prio,
+                           lm_tick_t timeout)
+{
+    return pqueue_send(q, msg, size, true, prio, timeout);
+}
+
+/* Four arguments, all in registers, and no size: a wrapper (the
+ * CMSIS-RTOS2 layer) passes its own arguments straight on. Cost: as
+ * lm_pqueue_send. */
+lm_status_t lm_pqueue_put(lm_pqueue_t *q, const void *msg, unsigned prio, lm_tick_t timeout)
+{
+    return pqueue_send(q, msg, 0u, false, prio, timeout);
+}
 
 /* The most urgent blocked sender moves its message into the queue.
  * Lock: held; there is room. Returns false if no sender waits. */
@@ -407,16 +432,20 @@ static bool admit_sender_locked(lm_pqueue_t *q)
     return true;
 }
 
-/* Context: thread; isr with LM_NO_WAIT. Lock: taken. Blocks: while empty,
+/* One body for lm_pqueue_receive and lm_pqueue_get, as the sends'.
+ * Context: thread; isr with LM_NO_WAIT. Lock: taken. Blocks: while empty,
  * up to `timeout`. Cost: O(1): two copies and at most 2 x 17 slots
  * visited when a blocked sender's message moves in, whatever is queued or
  * waits. */
-lm_status_t lm_pqueue_receive(lm_pqueue_t *q, void *buf, size_t size, uint8_t *prio,
-                              lm_tick_t timeout)
+#undef LMK_CALL_NAME
+#define LMK_CALL_NAME (sized ? "lm_pqueue_receive" : "lm_pqueue_get")
+static __attribute__((always_inline)) inline lm_status_t
+pqueue_receive(lm_pqueue_t *q, void *buf, size_t size, bool sized, uint8_t *prio,
+               lm_tick_t timeout)
 {
     LMK_CHECK(q != NULL && buf != NULL && lmk_timeout_valid(timeout), LM_ERR_PARAM);
     lm_irqstate_t s = lm_port_irq_lock();
-    lm_status_t refused = call_check_locked(q, size, timeout);
+    lm_status_t refused = call_check_locked(q, size, sized, timeout);
     if (refused != LM_OK) {
         lm_port_irq_unlock(s);
         return LMK_FAIL(refused);
@@ -460,6 +489,20 @@ lm_status_t lm_pqueue_receive(lm_pqueue_t *q, void *buf, size_t size, uint8_t *p
         *prio = p;
     }
     return LM_OK;
+}
+#undef LMK_CALL_NAME
+#define LMK_CALL_NAME __func__
+
+lm_status_t lm_pqueue_receive(lm_pqueue_t *q, void *buf, size_t size, uint8_t *prio,
+                              lm_tick_t timeout)
+{
+    return pqueue_receive(q, buf, size, true, prio, timeout);
+}
+
+/* Cost: as lm_pqueue_receive. */
+lm_status_t lm_pqueue_get(lm_pqueue_t *q, void *buf, uint8_t *prio, lm_tick_t timeout)
+{
+    return pqueue_receive(q, buf, 0u, false, prio, timeout);
 }
 
 /* Context: thread, isr. Lock: taken per step. Blocks: no. Cost: O(1)

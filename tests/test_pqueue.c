@@ -485,31 +485,31 @@ LMT_CASE(pqueue_flush_admits_senders)
 
 /* R9.2, R12.3: a handler between the flush's steps finds the queue empty
  * with senders still blocked, and its receive takes the most urgent
- * sender's message directly, with that message's priority. */
+ * sender's message directly, with that message's priority. The handler
+ * receives with lm_pqueue_get when arg is not NULL. */
 static lm_status_t hf_st;
 static unsigned hf_id;
 static uint8_t hf_p;
 
 static void hf_handler(void *arg)
 {
-    (void)arg;
     uint8_t buf[MSZ + 4u];
     clear_buf(buf);
     uint32_t c = 9u;
     LMT_ST(lm_pqueue_count(&q, &c), LM_OK);
-    hf_st = lm_pqueue_receive(&q, buf, MSZ, &hf_p, LM_NO_WAIT);
+    hf_st = (arg != NULL) ? lm_pqueue_get(&q, buf, &hf_p, LM_NO_WAIT)
+                          : lm_pqueue_receive(&q, buf, MSZ, &hf_p, LM_NO_WAIT);
     hf_id = (hf_st == LM_OK) ? id_of(buf) : 0u;
     lmt_log("h:count=%u,%s,%u/%u", (unsigned)c, lmt_sn(hf_st), hf_id, (unsigned)hf_p);
 }
 
 static void flush_with_handler(void *arg)
 {
-    (void)arg;
     LMT_ST(send_id(1, 0, LM_NO_WAIT), LM_OK);
     LMT_ST(send_id(2, 0, LM_NO_WAIT), LM_OK);
     start_waiters();
     hf_p = 0;
-    LMT_EQ(lm_hosted_irq_at_unmask(1, hf_handler, NULL), 0);
+    LMT_EQ(lm_hosted_irq_at_unmask(1, hf_handler, arg), 0);
     LMT_ST(lm_pqueue_flush(&q), LM_OK);
     drain_log();
 }
@@ -523,6 +523,17 @@ LMT_CASE(pqueue_handler_between_flush_steps)
     lmt_run();
     /* The handler takes d's message (13 at 30); b (11 at 20) and a (10 at
      * 40) then fill the queue; the receives let c (12 at 10) in. */
+    lmt_expect("h:count=0,OK,13/30 d:OK b:OK a:OK c:OK 11/20 12/10 10/40");
+}
+
+/* The same with lm_pqueue_get in the handler. */
+LMT_CASE(pqueue_get_between_flush_steps)
+{
+    lmt_begin();
+    fresh_queue(2);
+    make_waiters(send_forever);
+    lmt_spawn("C", CTRL_PRIO, flush_with_handler, &q);
+    lmt_run();
     lmt_expect("h:count=0,OK,13/30 d:OK b:OK a:OK c:OK 11/20 12/10 10/40");
 }
 
@@ -647,10 +658,123 @@ LMT_CASE(pqueue_deleted_before_the_lock)
     lmt_expect("done");
 }
 
+/* lm_pqueue_put and lm_pqueue_get: the send and the receive of a message
+ * of the queue's own size, with the same refusals (no LM_ERR_SIZE), the
+ * admission of blocked senders with their priorities (R10.7) and the
+ * handler rule (R12.1). */
+static void own_isr(void *arg)
+{
+    (void)arg;
+    uint8_t m[MSZ];
+    uint8_t buf[MSZ + 4u];
+    mk(m, 60);
+    clear_buf(buf);
+    isr_st[0] = lm_pqueue_put(&q, m, 4, 1);
+    isr_st[1] = lm_pqueue_get(&q, buf, &isr_p, LM_WAIT_FOREVER);
+    isr_st[2] = lm_pqueue_put(&q, m, 4, LM_NO_WAIT);
+    LMT_CHECK(untouched(buf));
+}
+
+static void own_receiver(void *arg)
+{
+    (void)arg;
+    for (unsigned i = 0; i < 3u; i++) {
+        uint8_t buf[MSZ + 4u];
+        uint8_t p = 0xAAu;
+        clear_buf(buf);
+        lm_status_t st = lm_pqueue_get(&q, buf, &p, LM_WAIT_FOREVER);
+        lmt_log("get:%s:%u/%u", lmt_sn(st), id_of(buf), (unsigned)p);
+    }
+    /* Waiting without a priority to store: a timeout, then a hand-over. */
+    uint8_t buf[MSZ + 4u];
+    clear_buf(buf);
+    lmt_log("get:%s", lmt_sn(lm_pqueue_get(&q, buf, NULL, 2)));
+    LMT_CHECK(untouched(buf));
+    lm_status_t st = lm_pqueue_get(&q, buf, NULL, LM_WAIT_FOREVER);
+    lmt_log("get:%s:%u", lmt_sn(st), id_of(buf));
+}
+
+static void own_late(void *arg)
+{
+    (void)arg;
+    uint8_t m[MSZ];
+    LMT_ST(lm_thread_sleep(5), LM_OK);
+    mk(m, 24);
+    LMT_ST(lm_pqueue_put(&q, m, 6, LM_NO_WAIT), LM_OK); /* to R, waiting */
+}
+
+static void own_sender(void *arg)
+{
+    (void)arg;
+    uint8_t m[MSZ];
+    mk(m, 21);
+    LMT_ST(lm_pqueue_put(&q, m, 17, LM_NO_WAIT), LM_OK); /* fills the queue */
+    mk(m, 22);
+    lmt_log("put:%s", lmt_sn(lm_pqueue_put(&q, m, 9, LM_WAIT_FOREVER))); /* admitted */
+    mk(m, 23);
+    lmt_log("put:%s", lmt_sn(lm_pqueue_put(&q, m, 2, LM_WAIT_FOREVER)));
+    LMT_EQ(lm_hosted_irq_raise(own_isr, NULL), 0);
+    lmt_log("isr:%s,%s,%s", lmt_sn(isr_st[0]), lmt_sn(isr_st[1]), lmt_sn(isr_st[2]));
+}
+
+LMT_CASE(pqueue_put_get_own_size)
+{
+    lmt_begin();
+    uint8_t m[MSZ];
+    uint8_t buf[MSZ + 4u];
+    uint8_t p = 0x77u;
+    mk(m, 1);
+    memset(&q, 0, sizeof q);
+    clear_buf(buf);
+    LMT_ST(lm_pqueue_put(&q, m, 0, LM_NO_WAIT), LM_ERR_OBJECT);
+    LMT_ST(lm_pqueue_get(&q, buf, &p, LM_NO_WAIT), LM_ERR_OBJECT);
+    LMT_ST(lm_pqueue_put(NULL, m, 0, LM_NO_WAIT), LM_ERR_PARAM);
+    LMT_ST(lm_pqueue_get(NULL, buf, &p, LM_NO_WAIT), LM_ERR_PARAM);
+    fresh_queue(1);
+    LMT_ST(lm_pqueue_put(&q, NULL, 0, LM_NO_WAIT), LM_ERR_PARAM);
+    LMT_ST(lm_pqueue_put(&q, m, LM_PQUEUE_PRIO_MAX + 1u, LM_NO_WAIT), LM_ERR_PARAM);
+    LMT_ST(lm_pqueue_put(&q, m, 0, LM_TICK_MAX_TIMEOUT + 1u), LM_ERR_PARAM);
+    LMT_ST(lm_pqueue_get(&q, NULL, &p, LM_NO_WAIT), LM_ERR_PARAM);
+    LMT_ST(lm_pqueue_get(&q, buf, &p, LM_TICK_MAX_TIMEOUT + 1u), LM_ERR_PARAM);
+    LMT_ST(lm_pqueue_get(&q, buf, &p, LM_NO_WAIT), LM_ERR_WOULD_BLOCK);
+    LMT_CHECK(untouched(buf));
+    LMT_EQ(p, 0x77u);
+    LMT_EQ(qcount(), 0);
+    /* MSZ bytes in and out, no more (id_of checks the guard bytes). */
+    LMT_ST(lm_pqueue_put(&q, m, 200, LM_NO_WAIT), LM_OK);
+    LMT_ST(lm_pqueue_put(&q, m, 0, LM_NO_WAIT), LM_ERR_WOULD_BLOCK);
+    LMT_ST(lm_pqueue_get(&q, buf, &p, LM_NO_WAIT), LM_OK);
+    LMT_EQ(id_of(buf), 1);
+    LMT_EQ(p, 200);
+    lmt_spawn("R", 4, own_receiver, NULL);
+    lmt_spawn("S", 3, own_sender, NULL);
+    lmt_spawn("L", 5, own_late, NULL);
+    lmt_run();
+    /* S (more urgent) fills the queue with 21 and blocks on 22; R's get
+     * takes 21 and admits 22 at its priority, and S runs at once and
+     * blocks on 23; the next get admits 23 the same way. The handler's
+     * waiting forms are refused, its put finds the queue full. Then R
+     * takes 22 and 23 in turn, times out, and is handed L's 24. */
+    lmt_expect("put:OK get:OK:21/17 put:OK isr:ISR,ISR,WOULD_BLOCK get:OK:22/9 get:OK:23/2 "
+               "get:TIMEOUT get:OK:24");
+    LMT_EQ(qcount(), 0);
+    /* A queued message, no priority to store. */
+    mk(m, 26);
+    LMT_ST(lm_pqueue_put(&q, m, 7, LM_NO_WAIT), LM_OK);
+    clear_buf(buf);
+    LMT_ST(lm_pqueue_get(&q, buf, NULL, LM_NO_WAIT), LM_OK);
+    LMT_EQ(id_of(buf), 26);
+    LMT_ST(lm_pqueue_delete(&q), LM_OK);
+    LMT_ST(lm_pqueue_put(&q, m, 0, LM_NO_WAIT), LM_ERR_OBJECT);
+    LMT_ST(lm_pqueue_get(&q, buf, &p, LM_NO_WAIT), LM_ERR_OBJECT);
+}
+
 LMT_MAIN(LMT_RUN(pqueue_bad_arguments), LMT_RUN(pqueue_delivery_order),
          LMT_RUN(pqueue_order_against_reference), LMT_RUN(pqueue_receivers_get_messages_directly),
          LMT_RUN(pqueue_blocked_senders_admitted_with_their_priority),
          LMT_RUN(pqueue_timeouts_and_handlers), LMT_RUN(pqueue_flush_admits_senders),
          LMT_RUN(pqueue_handler_between_flush_steps), LMT_RUN(pqueue_delete_wakes_receivers),
          LMT_RUN(pqueue_message_sizes), LMT_RUN(pqueue_handover_without_priority),
-         LMT_RUN(pqueue_deleted_before_the_lock))
+         LMT_RUN(pqueue_deleted_before_the_lock),
+         LMT_RUN(pqueue_put_get_own_size),
+         LMT_RUN(pqueue_get_between_flush_steps))

@@ -191,6 +191,13 @@ lm_status_t lm_pqueue_send(lm_pqueue_t *q, const void *msg, size_t size, unsigne
 lm_status_t lm_pqueue_receive(lm_pqueue_t *q, void *buf, size_t size, uint8_t *prio,
                               lm_tick_t timeout);
 
+/* lm_pqueue_send and lm_pqueue_receive of a message of the queue's own
+ * size: the same rules, order and cost, no size to give or check (so
+ * never LM_ERR_SIZE), four arguments. For a wrapper that keeps the
+ * message size with the queue (the CMSIS-RTOS2 layer's message queues). */
+lm_status_t lm_pqueue_put(lm_pqueue_t *q, const void *msg, unsigned prio, lm_tick_t timeout);
+lm_status_t lm_pqueue_get(lm_pqueue_t *q, void *buf, uint8_t *prio, lm_tick_t timeout);
+
 /* Discard every queued message in one O(1) step; blocked senders then
  * fill the freed slots in priority order, one per masked step (R9.2).
  * Context: thread, isr. */

@@ -869,10 +869,13 @@ LMT_CASE(kernel_started_natively)
 
 static void body_bad_ids(void)
 {
+    uint32_t words[2] = {0, 0};
     uint32_t word = 0;
     void *bad = &word; /* aligned memory that is no object */
-    void *ids[] = {NULL, bad};
-    for (unsigned i = 0; i < 2u; i++) {
+    /* Misaligned: nothing may be read through it (Armv6-M faults). */
+    void *odd = (uint8_t *)words + 1;
+    void *ids[] = {NULL, bad, odd};
+    for (unsigned i = 0; i < 3u; i++) {
         void *id = ids[i];
         LMT_CHECK(osThreadGetName(id) == NULL);
         LMT_EQ(osThreadGetState(id), osThreadError);
@@ -928,6 +931,8 @@ static void body_bad_ids(void)
         LMT_EQ(osMessageQueueDelete(id), osErrorParameter);
     }
     LMT_EQ(word, 0u); /* nothing written through a bad id */
+    LMT_EQ(words[0], 0u);
+    LMT_EQ(words[1], 0u);
     /* Bad attributes: a size without memory, too little memory. */
     osSemaphoreAttr_t sa = {.cb_size = 4u};
     LMT_CHECK(osSemaphoreNew(1, 0, &sa) == NULL);

@@ -109,16 +109,21 @@ static uint32_t measure(pair_fn fn)
     return (t1 - t0) * LM_BOARD_UNITS_PER_COUNT / N;
 }
 
+/* max_added: what the layer may add to a pair (docs/cmsis-rtos2.md,
+ * "Cost"), with room for the boards' code generation (Armv6-M adds the
+ * most). The semaphore's and the message queue's calls leave their checks
+ * to the kernel, so they add a call and return and little else. */
 static const struct {
     const char *name;
     pair_fn native, layer;
+    uint32_t max_added;
 } pairs[] = {
-    {"semaphore release+acquire", n_sem, c_sem},
-    {"mutex acquire+release", n_mutex, c_mutex},
-    {"event flags set+wait", n_flags, c_flags},
-    {"memory pool alloc+free", n_pool, c_pool},
-    {"message queue put+get (4 bytes)", n_queue, c_queue},
-    {"message queue, native priority queue", n_pqueue, c_queue},
+    {"semaphore release+acquire", n_sem, c_sem, 25},
+    {"mutex acquire+release", n_mutex, c_mutex, 64},
+    {"event flags set+wait", n_flags, c_flags, 100},
+    {"memory pool alloc+free", n_pool, c_pool, 48},
+    {"message queue put+get (4 bytes)", n_queue, c_queue, 130},
+    {"message queue, native priority queue", n_pqueue, c_queue, 12},
 };
 
 static void body(void *arg)
@@ -130,7 +135,7 @@ static void body(void *arg)
         uint32_t c = measure(pairs[i].layer) - base;
         printf("cost: %-32s native %4lu  cmsis %4lu  (+%lu)\n", pairs[i].name,
                (unsigned long)n, (unsigned long)c, (unsigned long)(c - n));
-        LMT_CHECK(c >= n);
+        LMT_CHECK(c <= n + pairs[i].max_added);
     }
     LMT_EQ(failures, 0);
     lm_port_stop();

@@ -81,8 +81,8 @@ typedef struct lm_cmsis_mutex {
 } lm_cmsis_mutex_t;
 
 typedef struct lm_cmsis_semaphore {
+    lm_sem_t sem;                    /* first: the id is the kernel's semaphore */
     uint32_t magic;
-    lm_sem_t sem;
     const char *name;
     uint8_t pooled;
 #if LM_CMSIS_FUSA
@@ -103,8 +103,8 @@ typedef struct lm_cmsis_mempool {
 } lm_cmsis_mempool_t;
 
 typedef struct lm_cmsis_msgqueue {
+    lm_pqueue_t queue;               /* first: the id is the kernel's priority queue */
     uint32_t magic;
-    lm_pqueue_t queue;               /* the kernel's priority queue */
     const char *name;
     uint8_t pooled;
 #if LM_CMSIS_FUSA

@@ -31,6 +31,11 @@ osStatus_t lmc_status(lm_status_t s)
     }
 }
 
+osStatus_t lmc_status_wait(lm_status_t s)
+{
+    return s == LM_ERR_ISR ? osErrorParameter : lmc_status(s);
+}
+
 /* Slots are taken and given from threads and before the kernel starts;
  * the interrupt mask makes each one atomic. Cost: O(n). */
 int lmc_slot_take(uint8_t *used, unsigned n)
@@ -79,16 +84,6 @@ void lmc_cb_give(void *cb, size_t size, void *pool, uint8_t *used)
 {
     size_t i = (size_t)((uint8_t *)cb - (uint8_t *)pool) / size;
     lmc_slot_give(used, (unsigned)i);
-}
-
-unsigned lmc_prio_to_lm(unsigned p)
-{
-    unsigned k = LM_CMSIS_PRIO_LEVELS - p; /* 0 for osPriorityISR .. 55 for Idle */
-#if LM_CFG_PRIORITIES >= 56
-    return k;
-#else
-    return k * (LM_CFG_PRIORITIES - 1u) / (LM_CMSIS_PRIO_LEVELS - 1u);
-#endif
 }
 
 unsigned lmc_prio_from_lm(unsigned lm)

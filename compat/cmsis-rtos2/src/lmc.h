@@ -32,6 +32,35 @@ static inline bool lmc_valid(const void *id, uint32_t magic)
            *(const uint32_t *)id == magic;
 }
 
+/* An id whose control block begins with its kernel object (semaphores,
+ * message queues): not NULL, aligned and, where the kernel keeps magic
+ * words (LM_CFG_ARG_CHECKS), the kernel object's `kmagic` in its first
+ * word, so that nothing beyond that word is read from memory that is no
+ * such object. The layer's own magic word follows the kernel object. */
+static inline bool lmc_valid_kobj(const void *id, uint32_t kmagic)
+{
+#if LM_CFG_ARG_CHECKS
+    return lmc_valid(id, kmagic);
+#else
+    (void)kmagic;
+    return id != NULL && ((uintptr_t)id % sizeof(uint32_t)) == 0u;
+#endif
+}
+
+/* The one check the kernel leaves to a hot call's wrapper: with argument
+ * checks on, an id the kernel could not read its magic word through
+ * (misaligned; Armv6-M has no unaligned loads) is refused here. Without
+ * them nothing is checked, as in the native API. */
+static inline bool lmc_misaligned(const void *id)
+{
+#if LM_CFG_ARG_CHECKS
+    return ((uintptr_t)id % sizeof(void *)) != 0u; /* a control block's alignment */
+#else
+    (void)id;
+    return false;
+#endif
+}
+
 /* A kernel status as the API names it. */
 osStatus_t lmc_status(lm_status_t s);
 /* The same, with the common case (LM_OK) decided inline. */
@@ -39,6 +68,11 @@ static inline osStatus_t lmc_st(lm_status_t s)
 {
     return s == LM_OK ? osOK : lmc_status(s);
 }
+
+/* The same for a call that may wait (a semaphore's acquire, a message
+ * queue's put and get): a wait asked from a handler is a parameter error
+ * there (the API's rule), not osErrorISR. */
+osStatus_t lmc_status_wait(lm_status_t s);
 
 /* Fixed pools: the first free slot of `used[0..n)`, marked used; -1 if none. */
 int lmc_slot_take(uint8_t *used, unsigned n);
@@ -49,8 +83,16 @@ void *lmc_cb_take(void *cb_mem, uint32_t cb_size, size_t need, void *pool, uint8
                   unsigned n, uint8_t *pooled);
 void lmc_cb_give(void *cb, size_t size, void *pool, uint8_t *used);
 
-/* Priority mapping (lm_cmsis.h). */
-unsigned lmc_prio_to_lm(unsigned p);
+/* Priority mapping (lm_cmsis.h). Inline: osThreadSetPriority's path. */
+static inline unsigned lmc_prio_to_lm(unsigned p)
+{
+    unsigned k = LM_CMSIS_PRIO_LEVELS - p; /* 0 for osPriorityISR .. 55 for Idle */
+#if LM_CFG_PRIORITIES >= 56
+    return k;
+#else
+    return k * (LM_CFG_PRIORITIES - 1u) / (LM_CMSIS_PRIO_LEVELS - 1u);
+#endif
+}
 unsigned lmc_prio_from_lm(unsigned lm);
 
 /* True if t is one of the layer's threads (a CMSIS thread id). */

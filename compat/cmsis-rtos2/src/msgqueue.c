@@ -4,8 +4,12 @@
  * (lm_pqueue_t, R10.7), one kernel call per put and per get. CMSIS's
  * msg_prio is higher-first, the kernel's 0-first: the kernel sees
  * 255 - msg_prio. Waiting, timeouts, the waiters' order and interrupt
- * rules are the kernel's.
+ * rules are the kernel's, and so are the put's and get's checks: the id
+ * is the kernel queue (its first member), whose magic word the kernel
+ * reads under its lock, so the layer adds none of its own on those two
+ * calls (docs/cmsis-rtos2.md, "Where Limen is stricter").
  */
+#include <stddef.h>
 #include <string.h>
 #include "lmc.h"
 
@@ -28,9 +32,14 @@ void lmc_msgqueues_reset(void)
     memset(mq_pool, 0, sizeof mq_pool);
 }
 
+_Static_assert(offsetof(lm_cmsis_msgqueue_t, queue) == 0u, "an id is its kernel queue");
+
 static lm_cmsis_msgqueue_t *lmc_mq(osMessageQueueId_t id)
 {
-    return lmc_valid(id, LMC_MAGIC_MQUEUE) ? (lm_cmsis_msgqueue_t *)id : NULL;
+    return lmc_valid_kobj(id, LM_MAGIC_PQUEUE) &&
+                   ((const lm_cmsis_msgqueue_t *)id)->magic == LMC_MAGIC_MQUEUE
+               ? (lm_cmsis_msgqueue_t *)id
+               : NULL;
 }
 
 osMessageQueueId_t osMessageQueueNew(uint32_t msg_count, uint32_t msg_size,
@@ -97,50 +106,56 @@ const char *osMessageQueueGetName(osMessageQueueId_t mq_id)
     return cq != NULL ? cq->name : NULL;
 }
 
-/* A refusal of a put or get as the API names it: a wait asked from a
- * handler is a parameter error there, not osErrorISR. The kernel makes
- * that check itself (R12.1), so the call's path does not repeat it. */
-static osStatus_t mq_status(lm_status_t s)
-{
-    return s == LM_ERR_ISR ? osErrorParameter : lmc_status(s);
-}
-
+/* Both calls hand their arguments to the kernel as they are: a NULL,
+ * dead or foreign id (LM_ERR_PARAM, LM_ERR_OBJECT), a NULL pointer
+ * (LM_ERR_PARAM) and a wait from a handler (LM_ERR_ISR) come back as
+ * osErrorParameter through lmc_status_wait, out of line; success is 0 in
+ * both enumerations. With LM_CMSIS_FUSA the safety class is read first,
+ * so the id is checked here before it. */
 osStatus_t osMessageQueuePut(osMessageQueueId_t mq_id, const void *msg_ptr, uint8_t msg_prio,
                              uint32_t timeout)
 {
+#if LM_CMSIS_FUSA
     lm_cmsis_msgqueue_t *cq = lmc_mq(mq_id);
-    if (cq == NULL || msg_ptr == NULL) {
+    if (cq == NULL) {
         return osErrorParameter;
     }
-#if LM_CMSIS_FUSA
     if (lmc_class_denied(cq->sclass)) {
         return osErrorSafetyClass;
     }
+#else
+    if (lmc_misaligned(mq_id)) {
+        return osErrorParameter;
+    }
 #endif
-    lm_status_t s = lm_pqueue_send(&cq->queue, msg_ptr, cq->queue.msg_size,
-                                   LM_PQUEUE_PRIO_MAX - msg_prio, timeout);
-    return s == LM_OK ? osOK : mq_status(s);
+    lm_status_t s = lm_pqueue_put(mq_id, msg_ptr, LM_PQUEUE_PRIO_MAX - msg_prio, timeout);
+    return s == LM_OK ? osOK : lmc_status_wait(s);
 }
 
 osStatus_t osMessageQueueGet(osMessageQueueId_t mq_id, void *msg_ptr, uint8_t *msg_prio,
                              uint32_t timeout)
 {
+#if LM_CMSIS_FUSA
     lm_cmsis_msgqueue_t *cq = lmc_mq(mq_id);
-    if (cq == NULL || msg_ptr == NULL) {
+    if (cq == NULL) {
         return osErrorParameter;
     }
-#if LM_CMSIS_FUSA
     if (lmc_class_denied(cq->sclass)) {
         return osErrorSafetyClass;
     }
+#else
+    if (lmc_misaligned(mq_id)) {
+        return osErrorParameter;
+    }
 #endif
-    uint8_t p;
-    lm_status_t s = lm_pqueue_receive(&cq->queue, msg_ptr, cq->queue.msg_size, &p, timeout);
+    /* The kernel stores the priority (only on success); it is turned
+     * round in place. */
+    lm_status_t s = lm_pqueue_get(mq_id, msg_ptr, msg_prio, timeout);
     if (s != LM_OK) {
-        return mq_status(s);
+        return lmc_status_wait(s);
     }
     if (msg_prio != NULL) {
-        *msg_prio = (uint8_t)(LM_PQUEUE_PRIO_MAX - p);
+        *msg_prio = (uint8_t)(LM_PQUEUE_PRIO_MAX - *msg_prio);
     }
     return osOK;
 }

@@ -1,5 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Semaphores: the kernel's counting semaphores. */
+/*
+ * Semaphores: the kernel's counting semaphores. The id is the kernel
+ * semaphore (the first member): the acquire and the release hand it to the
+ * kernel, whose checks stand for the layer's (as message queues do,
+ * msgqueue.c).
+ */
+#include <stddef.h>
 #include <string.h>
 #include "lmc.h"
 
@@ -15,9 +21,14 @@ void lmc_semaphores_reset(void)
     memset(sem_pool, 0, sizeof sem_pool);
 }
 
+_Static_assert(offsetof(lm_cmsis_semaphore_t, sem) == 0u, "an id is its kernel semaphore");
+
 static lm_cmsis_semaphore_t *lmc_sem(osSemaphoreId_t id)
 {
-    return lmc_valid(id, LMC_MAGIC_SEM) ? (lm_cmsis_semaphore_t *)id : NULL;
+    return lmc_valid_kobj(id, LM_MAGIC_SEM) &&
+                   ((const lm_cmsis_semaphore_t *)id)->magic == LMC_MAGIC_SEM
+               ? (lm_cmsis_semaphore_t *)id
+               : NULL;
 }
 
 osSemaphoreId_t osSemaphoreNew(uint32_t max_count, uint32_t initial_count,
@@ -56,32 +67,43 @@ const char *osSemaphoreGetName(osSemaphoreId_t semaphore_id)
     return cs != NULL ? cs->name : NULL;
 }
 
+/* A wait from a handler is the kernel's LM_ERR_ISR, osErrorParameter
+ * here; a count at its maximum is LM_ERR_OVERFLOW, osErrorResource. */
 osStatus_t osSemaphoreAcquire(osSemaphoreId_t semaphore_id, uint32_t timeout)
 {
-    lm_cmsis_semaphore_t *cs = lmc_sem(semaphore_id);
-    if (cs == NULL || (timeout != 0u && lmc_isr())) {
-        return osErrorParameter;
-    }
 #if LM_CMSIS_FUSA
-    if (lmc_class_denied(cs->sclass)) {
-        return osErrorSafetyClass;
-    }
-#endif
-    return lmc_st(lm_sem_take(&cs->sem, timeout));
-}
-
-osStatus_t osSemaphoreRelease(osSemaphoreId_t semaphore_id)
-{
     lm_cmsis_semaphore_t *cs = lmc_sem(semaphore_id);
     if (cs == NULL) {
         return osErrorParameter;
     }
-#if LM_CMSIS_FUSA
     if (lmc_class_denied(cs->sclass)) {
         return osErrorSafetyClass;
     }
+#else
+    if (lmc_misaligned(semaphore_id)) {
+        return osErrorParameter;
+    }
 #endif
-    return lmc_st(lm_sem_give(&cs->sem));
+    lm_status_t s = lm_sem_take(semaphore_id, timeout);
+    return s == LM_OK ? osOK : lmc_status_wait(s);
+}
+
+osStatus_t osSemaphoreRelease(osSemaphoreId_t semaphore_id)
+{
+#if LM_CMSIS_FUSA
+    lm_cmsis_semaphore_t *cs = lmc_sem(semaphore_id);
+    if (cs == NULL) {
+        return osErrorParameter;
+    }
+    if (lmc_class_denied(cs->sclass)) {
+        return osErrorSafetyClass;
+    }
+#else
+    if (lmc_misaligned(semaphore_id)) {
+        return osErrorParameter;
+    }
+#endif
+    return lmc_st(lm_sem_give(semaphore_id));
 }
 
 uint32_t osSemaphoreGetCount(osSemaphoreId_t semaphore_id)

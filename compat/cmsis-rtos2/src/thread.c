@@ -360,11 +360,9 @@ osPriority_t osThreadGetPriority(osThreadId_t thread_id)
     return (osPriority_t)lmc_prio_from_lm(eff); /* inherited from a mutex */
 }
 
+/* The kernel refuses a handler (LM_ERR_ISR, osErrorISR) itself. */
 osStatus_t osThreadYield(void)
 {
-    if (lmc_isr()) {
-        return osErrorISR;
-    }
     return lmc_st(lm_thread_yield());
 }
 
