@@ -505,6 +505,14 @@ lm_status_t lm_pqueue_get(lm_pqueue_t *q, void *buf, uint8_t *prio, lm_tick_t ti
     return pqueue_receive(q, buf, 0u, false, prio, timeout);
 }
 
+/* One step of a flush's walk: a sender admitted while there is room (a
+ * delete meanwhile leaves none). Lock: held. O(1). */
+static bool flush_admit_one_locked(void *queue)
+{
+    lm_pqueue_t *q = queue;
+    return q->count < q->capacity && admit_sender_locked(q);
+}
+
 /* Context: thread, isr. Lock: taken per step. Blocks: no. Cost: O(1)
  * masked (the messages go back to the free list in one splice), then one
  * masked step per admitted sender (R9.2); no other thread runs until the
@@ -526,18 +534,8 @@ lm_status_t lm_pqueue_flush(lm_pqueue_t *q)
     }
     q->count = 0;
     lmk_walk_begin_locked();
-    lm_port_irq_unlock(s);
-    for (;;) {
-        s = lm_port_irq_lock();
-        bool more = q->count < q->capacity && admit_sender_locked(q);
-        if (!more) {
-            lmk_walk_end_locked();
-        }
-        lm_port_irq_unlock(s);
-        if (!more) {
-            return LM_OK;
-        }
-    }
+    lmk_walk_admit(q, flush_admit_one_locked, s);
+    return LM_OK;
 }
 
 /* Context: thread, isr. Lock: taken per step. Blocks: no. Cost: O(1) per

@@ -309,6 +309,14 @@ lm_status_t lm_queue_peek(const lm_queue_t *q, void *buf, size_t size)
     return LMK_FAIL(st);
 }
 
+/* One step of a flush's walk: a sender admitted while there is room (a
+ * delete meanwhile leaves none). Lock: held. O(1). */
+static bool flush_admit_one_locked(void *queue)
+{
+    lm_queue_t *q = queue;
+    return q->count < q->capacity && admit_sender_locked(q);
+}
+
 /* Context: thread, isr. Cost: O(1) masked, then one masked step per
  * admitted sender (R9.2); no other thread runs until the last step. */
 lm_status_t lm_queue_flush(lm_queue_t *q)
@@ -322,18 +330,8 @@ lm_status_t lm_queue_flush(lm_queue_t *q)
     q->count = 0;
     q->read = q->write;
     lmk_walk_begin_locked();
-    lm_port_irq_unlock(s);
-    for (;;) {
-        s = lm_port_irq_lock();
-        bool more = q->count < q->capacity && admit_sender_locked(q);
-        if (!more) {
-            lmk_walk_end_locked();
-        }
-        lm_port_irq_unlock(s);
-        if (!more) {
-            return LM_OK;
-        }
-    }
+    lmk_walk_admit(q, flush_admit_one_locked, s);
+    return LM_OK;
 }
 
 lm_status_t lm_queue_delete(lm_queue_t *q)

@@ -112,6 +112,28 @@ void lmk_wait_expire_locked(lm_thread_t *t)
     lmk_wait_done_locked(t, LM_ERR_TIMEOUT); /* R8.1 */
 }
 
+/* Context: thread or isr. Lock: held on entry (the walk begun), released
+ * on return; taken once per admitted sender. Cost: O(1) per masked step
+ * (the step's own), O(senders admitted) total. A flush's admission walk
+ * (R9.2): `admit_one_locked` moves one blocked sender's message in, if
+ * there is room and a sender, and says whether it did; the walk ends at
+ * the first step that admits nobody. No other thread runs until then. */
+void lmk_walk_admit(void *queue, bool (*admit_one_locked)(void *queue), lm_irqstate_t s)
+{
+    lm_port_irq_unlock(s);
+    for (;;) {
+        s = lm_port_irq_lock();
+        bool more = admit_one_locked(queue);
+        if (!more) {
+            lmk_walk_end_locked();
+        }
+        lm_port_irq_unlock(s);
+        if (!more) {
+            return;
+        }
+    }
+}
+
 /* Context: thread or isr. Lock: NOT held; taken once per waiter.
  * Cost: O(1) per masked step, O(waiters) total.
  * Between steps, interrupts see some waiters woken and some not (R9.1); no
