@@ -112,6 +112,7 @@ void lmk_wait_expire_locked(lm_thread_t *t)
     lmk_wait_done_locked(t, LM_ERR_TIMEOUT); /* R8.1 */
 }
 
+#if LM_CFG_QUEUE
 /* Context: thread or isr. Lock: held on entry (the walk begun), released
  * on return; taken once per admitted sender. Cost: O(1) per masked step
  * (the step's own), O(senders admitted) total. A flush's admission walk
@@ -133,6 +134,7 @@ void lmk_walk_admit(void *queue, bool (*admit_one_locked)(void *queue), lm_irqst
         }
     }
 }
+#endif
 
 /* Context: thread or isr. Lock: NOT held; taken once per waiter.
  * Cost: O(1) per masked step, O(waiters) total.

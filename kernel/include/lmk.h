@@ -362,10 +362,12 @@ void lmk_wait_end_locked(lm_thread_t *t, lm_status_t status);
  * wake every waiter of wq with LM_ERR_DELETED, one per masked step, then
  * end the delete. */
 void lmk_delete_wake_all(struct lm_waitq *wq, uint32_t *magic);
+#if LM_CFG_QUEUE
 /* The rest of a flush begun with lmk_walk_begin_locked (lock held, state
  * s): admit blocked senders, one per masked step, while admit_one_locked
  * admits one; then end the walk. Releases the lock (wait.c). */
 void lmk_walk_admit(void *queue, bool (*admit_one_locked)(void *queue), lm_irqstate_t s);
+#endif
 /* Most urgent waiter of wq, NULL if none. O(1). */
 /* Context: any. Lock: held. Cost: O(1). */
 static inline lm_thread_t *lmk_first_waiter(const struct lm_waitq *wq)
