@@ -6,61 +6,18 @@
  * docs/errors.md). */
 #include <string.h>
 #include "harness.h"
+#include "lmt_msg.h"
 
-/* An odd message size, so a copy of the wrong length or offset shows. */
-#define MSZ 7u
+#define MSZ LMT_MSG_SIZE
 #define CAP 6u
-#define GUARD 0xEEu
 
 static lm_pqueue_t q;
 static LM_PQUEUE_BUFFER_DEFINE(qbuf, MSZ, 64);
 
-/* Message `id`: every byte depends on id and position. */
-static void mk(uint8_t *m, unsigned id)
-{
-    for (unsigned i = 0; i < MSZ; i++) {
-        m[i] = (uint8_t)(id * 37u + i * 11u + 1u);
-    }
-}
-
-/* The id of a received message (0..255); fails unless every byte matches
- * and the bytes after the message are untouched. */
-static unsigned id_of(const uint8_t *buf)
-{
-    for (unsigned i = MSZ; i < MSZ + 4u; i++) {
-        if (buf[i] != GUARD) {
-            lmt_fail(__FILE__, __LINE__, "receive wrote past the message");
-        }
-    }
-    for (unsigned id = 0; id < 256u; id++) {
-        uint8_t m[MSZ];
-        mk(m, id);
-        if (memcmp(m, buf, MSZ) == 0) {
-            return id;
-        }
-    }
-    lmt_fail(__FILE__, __LINE__, "message bytes corrupted");
-}
-
-static void clear_buf(uint8_t *buf)
-{
-    memset(buf, GUARD, MSZ + 4u);
-}
-
-static bool untouched(const uint8_t *buf)
-{
-    for (unsigned i = 0; i < MSZ + 4u; i++) {
-        if (buf[i] != GUARD) {
-            return false;
-        }
-    }
-    return true;
-}
-
 static lm_status_t send_id(unsigned id, unsigned prio, lm_tick_t timeout)
 {
     uint8_t m[MSZ];
-    mk(m, id);
+    lmt_msg_make(m, id);
     return lm_pqueue_send(&q, m, MSZ, prio, timeout);
 }
 
@@ -68,9 +25,9 @@ static lm_status_t send_id(unsigned id, unsigned prio, lm_tick_t timeout)
 static unsigned recv_id(uint8_t *prio)
 {
     uint8_t buf[MSZ + 4u];
-    clear_buf(buf);
+    lmt_msg_clear(buf);
     LMT_ST(lm_pqueue_receive(&q, buf, MSZ, prio, LM_NO_WAIT), LM_OK);
-    return id_of(buf);
+    return lmt_msg_id(buf);
 }
 
 static uint32_t qcount(void)
@@ -109,7 +66,7 @@ LMT_CASE(pqueue_bad_arguments)
     uint8_t buf[MSZ + 4u];
     uint8_t p = 0x77u;
     uint32_t c = 77u;
-    mk(m, 1);
+    lmt_msg_make(m, 1);
     m[MSZ] = 0;
     memset(&q, 0, sizeof q);
     LMT_ST(lm_pqueue_send(&q, m, MSZ, 0, LM_NO_WAIT), LM_ERR_OBJECT);
@@ -147,24 +104,24 @@ LMT_CASE(pqueue_bad_arguments)
     LMT_EQ(qcount(), 0);
 
     LMT_ST(send_id(9, 3, LM_NO_WAIT), LM_OK);
-    clear_buf(buf);
+    lmt_msg_clear(buf);
     LMT_ST(lm_pqueue_receive(&q, NULL, MSZ, &p, LM_NO_WAIT), LM_ERR_PARAM);
     LMT_ST(lm_pqueue_receive(&q, buf, MSZ + 1u, &p, LM_NO_WAIT), LM_ERR_SIZE);
     LMT_ST(lm_pqueue_receive(&q, buf, MSZ - 1u, &p, LM_NO_WAIT), LM_ERR_SIZE);
     LMT_ST(lm_pqueue_receive(&q, buf, MSZ, &p, LM_TICK_MAX_TIMEOUT + 1u), LM_ERR_PARAM);
-    LMT_CHECK(untouched(buf));
+    LMT_CHECK(lmt_msg_untouched(buf));
     LMT_EQ(p, 0x77u);
     LMT_EQ(qcount(), 1);
     LMT_EQ(recv_id(&p), 9);
     LMT_EQ(p, 3);
     /* R11.7: blocking before lm_kernel_start. */
     LMT_ST(lm_pqueue_receive(&q, buf, MSZ, &p, 5), LM_ERR_STATE);
-    LMT_CHECK(untouched(buf));
+    LMT_CHECK(lmt_msg_untouched(buf));
     /* The priority is optional. */
     LMT_ST(send_id(10, 0, LM_NO_WAIT), LM_OK);
-    clear_buf(buf);
+    lmt_msg_clear(buf);
     LMT_ST(lm_pqueue_receive(&q, buf, MSZ, NULL, LM_NO_WAIT), LM_OK);
-    LMT_EQ(id_of(buf), 10);
+    LMT_EQ(lmt_msg_id(buf), 10);
     LMT_ST(lm_pqueue_delete(&q), LM_OK);
     LMT_ST(send_id(1, 0, LM_NO_WAIT), LM_ERR_OBJECT);
     LMT_ST(lm_pqueue_receive(&q, buf, MSZ, &p, LM_NO_WAIT), LM_ERR_OBJECT);
@@ -197,9 +154,9 @@ LMT_CASE(pqueue_delivery_order)
     LMT_ST(send_id(15, 50, LM_NO_WAIT), LM_OK);
     drain_log();
     uint8_t buf[MSZ + 4u];
-    clear_buf(buf);
+    lmt_msg_clear(buf);
     LMT_ST(lm_pqueue_receive(&q, buf, MSZ, NULL, LM_NO_WAIT), LM_ERR_WOULD_BLOCK);
-    LMT_CHECK(untouched(buf));
+    LMT_CHECK(lmt_msg_untouched(buf));
     lmt_expect("4/0 1/5 2/5 6/5 5/7 3/255 | 11 13 15/50 14/150 10/200 12/200");
 }
 
@@ -268,7 +225,7 @@ LMT_CASE(pqueue_order_against_reference)
                     }
                 } else if (ref_n == 0u) {
                     uint8_t buf[MSZ + 4u];
-                    clear_buf(buf);
+                    lmt_msg_clear(buf);
                     LMT_ST(lm_pqueue_receive(&q, buf, MSZ, NULL, LM_NO_WAIT),
                            LM_ERR_WOULD_BLOCK);
                 } else {
@@ -307,12 +264,12 @@ static void recv_forever(void *arg)
     (void)arg;
     uint8_t buf[MSZ + 4u];
     uint8_t p = 0xAAu;
-    clear_buf(buf);
+    lmt_msg_clear(buf);
     lm_status_t st = lm_pqueue_receive(&q, buf, MSZ, &p, LM_WAIT_FOREVER);
     if (st == LM_OK) {
-        lmt_log("%s:%u/%u", lmt_me(), id_of(buf), (unsigned)p);
+        lmt_log("%s:%u/%u", lmt_me(), lmt_msg_id(buf), (unsigned)p);
     } else {
-        LMT_CHECK(untouched(buf));
+        LMT_CHECK(lmt_msg_untouched(buf));
         LMT_EQ(p, 0xAAu);
         lmt_log("%s:%s", lmt_me(), lmt_sn(st));
     }
@@ -416,13 +373,13 @@ static void isr_calls(void *arg)
     (void)arg;
     uint8_t m[MSZ];
     uint8_t buf[MSZ + 4u];
-    mk(m, 50);
+    lmt_msg_make(m, 50);
     isr_st[0] = lm_pqueue_send(&q, m, MSZ, 9, 1);
     isr_st[1] = lm_pqueue_receive(&q, buf, MSZ, &isr_p, LM_WAIT_FOREVER);
-    clear_buf(buf);
+    lmt_msg_clear(buf);
     isr_st[2] = lm_pqueue_receive(&q, buf, MSZ, &isr_p, LM_NO_WAIT);
     isr_st[3] = lm_pqueue_send(&q, m, MSZ, 9, LM_NO_WAIT);
-    LMT_EQ(id_of(buf), 7);
+    LMT_EQ(lmt_msg_id(buf), 7);
 }
 
 static void timed_user(void *arg)
@@ -430,10 +387,10 @@ static void timed_user(void *arg)
     (void)arg;
     uint8_t buf[MSZ + 4u];
     lm_tick_t t0 = lm_tick_now();
-    clear_buf(buf);
+    lmt_msg_clear(buf);
     lm_status_t st = lm_pqueue_receive(&q, buf, MSZ, NULL, 3);
     lmt_log("rx:%s@%u", lmt_sn(st), (unsigned)(lm_tick_now() - t0));
-    LMT_CHECK(untouched(buf));
+    LMT_CHECK(lmt_msg_untouched(buf));
     LMT_ST(send_id(7, 8, LM_NO_WAIT), LM_OK);
     st = send_id(8, 0, 4);
     lmt_log("tx:%s@%u", lmt_sn(st), (unsigned)(lm_tick_now() - t0));
@@ -494,12 +451,12 @@ static uint8_t hf_p;
 static void hf_handler(void *arg)
 {
     uint8_t buf[MSZ + 4u];
-    clear_buf(buf);
+    lmt_msg_clear(buf);
     uint32_t c = 9u;
     LMT_ST(lm_pqueue_count(&q, &c), LM_OK);
     hf_st = (arg != NULL) ? lm_pqueue_get(&q, buf, &hf_p, LM_NO_WAIT)
                           : lm_pqueue_receive(&q, buf, MSZ, &hf_p, LM_NO_WAIT);
-    hf_id = (hf_st == LM_OK) ? id_of(buf) : 0u;
+    hf_id = (hf_st == LM_OK) ? lmt_msg_id(buf) : 0u;
     lmt_log("h:count=%u,%s,%u/%u", (unsigned)c, lmt_sn(hf_st), hf_id, (unsigned)hf_p);
 }
 
@@ -589,11 +546,11 @@ LMT_CASE(pqueue_message_sizes)
         for (unsigned j = 3; j-- > 0u;) {
             uint8_t out[17];
             uint8_t p = 9;
-            memset(out, GUARD, sizeof out);
+            memset(out, LMT_MSG_GUARD, sizeof out);
             LMT_ST(lm_pqueue_receive(&sq, out, n, &p, LM_NO_WAIT), LM_OK);
             LMT_EQ(p, 2u - j);
             LMT_CHECK(memcmp(out, in[j], n) == 0);
-            LMT_EQ(out[n], GUARD);
+            LMT_EQ(out[n], LMT_MSG_GUARD);
         }
         LMT_ST(lm_pqueue_delete(&sq), LM_OK);
     }
@@ -604,9 +561,9 @@ static void recv_no_prio(void *arg)
 {
     (void)arg;
     uint8_t buf[MSZ + 4u];
-    clear_buf(buf);
+    lmt_msg_clear(buf);
     LMT_ST(lm_pqueue_receive(&q, buf, MSZ, NULL, LM_WAIT_FOREVER), LM_OK);
-    lmt_log("R:%u", id_of(buf));
+    lmt_log("R:%u", lmt_msg_id(buf));
 }
 
 static void send_one(void *arg)
@@ -667,12 +624,12 @@ static void own_isr(void *arg)
     (void)arg;
     uint8_t m[MSZ];
     uint8_t buf[MSZ + 4u];
-    mk(m, 60);
-    clear_buf(buf);
+    lmt_msg_make(m, 60);
+    lmt_msg_clear(buf);
     isr_st[0] = lm_pqueue_put(&q, m, 4, 1);
     isr_st[1] = lm_pqueue_get(&q, buf, &isr_p, LM_WAIT_FOREVER);
     isr_st[2] = lm_pqueue_put(&q, m, 4, LM_NO_WAIT);
-    LMT_CHECK(untouched(buf));
+    LMT_CHECK(lmt_msg_untouched(buf));
 }
 
 static void own_receiver(void *arg)
@@ -681,17 +638,17 @@ static void own_receiver(void *arg)
     for (unsigned i = 0; i < 3u; i++) {
         uint8_t buf[MSZ + 4u];
         uint8_t p = 0xAAu;
-        clear_buf(buf);
+        lmt_msg_clear(buf);
         lm_status_t st = lm_pqueue_get(&q, buf, &p, LM_WAIT_FOREVER);
-        lmt_log("get:%s:%u/%u", lmt_sn(st), id_of(buf), (unsigned)p);
+        lmt_log("get:%s:%u/%u", lmt_sn(st), lmt_msg_id(buf), (unsigned)p);
     }
     /* Waiting without a priority to store: a timeout, then a hand-over. */
     uint8_t buf[MSZ + 4u];
-    clear_buf(buf);
+    lmt_msg_clear(buf);
     lmt_log("get:%s", lmt_sn(lm_pqueue_get(&q, buf, NULL, 2)));
-    LMT_CHECK(untouched(buf));
+    LMT_CHECK(lmt_msg_untouched(buf));
     lm_status_t st = lm_pqueue_get(&q, buf, NULL, LM_WAIT_FOREVER);
-    lmt_log("get:%s:%u", lmt_sn(st), id_of(buf));
+    lmt_log("get:%s:%u", lmt_sn(st), lmt_msg_id(buf));
 }
 
 static void own_late(void *arg)
@@ -699,7 +656,7 @@ static void own_late(void *arg)
     (void)arg;
     uint8_t m[MSZ];
     LMT_ST(lm_thread_sleep(5), LM_OK);
-    mk(m, 24);
+    lmt_msg_make(m, 24);
     LMT_ST(lm_pqueue_put(&q, m, 6, LM_NO_WAIT), LM_OK); /* to R, waiting */
 }
 
@@ -707,11 +664,11 @@ static void own_sender(void *arg)
 {
     (void)arg;
     uint8_t m[MSZ];
-    mk(m, 21);
+    lmt_msg_make(m, 21);
     LMT_ST(lm_pqueue_put(&q, m, 17, LM_NO_WAIT), LM_OK); /* fills the queue */
-    mk(m, 22);
+    lmt_msg_make(m, 22);
     lmt_log("put:%s", lmt_sn(lm_pqueue_put(&q, m, 9, LM_WAIT_FOREVER))); /* admitted */
-    mk(m, 23);
+    lmt_msg_make(m, 23);
     lmt_log("put:%s", lmt_sn(lm_pqueue_put(&q, m, 2, LM_WAIT_FOREVER)));
     LMT_EQ(lm_hosted_irq_raise(own_isr, NULL), 0);
     lmt_log("isr:%s,%s,%s", lmt_sn(isr_st[0]), lmt_sn(isr_st[1]), lmt_sn(isr_st[2]));
@@ -723,9 +680,9 @@ LMT_CASE(pqueue_put_get_own_size)
     uint8_t m[MSZ];
     uint8_t buf[MSZ + 4u];
     uint8_t p = 0x77u;
-    mk(m, 1);
+    lmt_msg_make(m, 1);
     memset(&q, 0, sizeof q);
-    clear_buf(buf);
+    lmt_msg_clear(buf);
     LMT_ST(lm_pqueue_put(&q, m, 0, LM_NO_WAIT), LM_ERR_OBJECT);
     LMT_ST(lm_pqueue_get(&q, buf, &p, LM_NO_WAIT), LM_ERR_OBJECT);
     LMT_ST(lm_pqueue_put(NULL, m, 0, LM_NO_WAIT), LM_ERR_PARAM);
@@ -737,14 +694,14 @@ LMT_CASE(pqueue_put_get_own_size)
     LMT_ST(lm_pqueue_get(&q, NULL, &p, LM_NO_WAIT), LM_ERR_PARAM);
     LMT_ST(lm_pqueue_get(&q, buf, &p, LM_TICK_MAX_TIMEOUT + 1u), LM_ERR_PARAM);
     LMT_ST(lm_pqueue_get(&q, buf, &p, LM_NO_WAIT), LM_ERR_WOULD_BLOCK);
-    LMT_CHECK(untouched(buf));
+    LMT_CHECK(lmt_msg_untouched(buf));
     LMT_EQ(p, 0x77u);
     LMT_EQ(qcount(), 0);
     /* MSZ bytes in and out, no more (id_of checks the guard bytes). */
     LMT_ST(lm_pqueue_put(&q, m, 200, LM_NO_WAIT), LM_OK);
     LMT_ST(lm_pqueue_put(&q, m, 0, LM_NO_WAIT), LM_ERR_WOULD_BLOCK);
     LMT_ST(lm_pqueue_get(&q, buf, &p, LM_NO_WAIT), LM_OK);
-    LMT_EQ(id_of(buf), 1);
+    LMT_EQ(lmt_msg_id(buf), 1);
     LMT_EQ(p, 200);
     lmt_spawn("R", 4, own_receiver, NULL);
     lmt_spawn("S", 3, own_sender, NULL);
@@ -759,11 +716,11 @@ LMT_CASE(pqueue_put_get_own_size)
                "get:TIMEOUT get:OK:24");
     LMT_EQ(qcount(), 0);
     /* A queued message, no priority to store. */
-    mk(m, 26);
+    lmt_msg_make(m, 26);
     LMT_ST(lm_pqueue_put(&q, m, 7, LM_NO_WAIT), LM_OK);
-    clear_buf(buf);
+    lmt_msg_clear(buf);
     LMT_ST(lm_pqueue_get(&q, buf, NULL, LM_NO_WAIT), LM_OK);
-    LMT_EQ(id_of(buf), 26);
+    LMT_EQ(lmt_msg_id(buf), 26);
     LMT_ST(lm_pqueue_delete(&q), LM_OK);
     LMT_ST(lm_pqueue_put(&q, m, 0, LM_NO_WAIT), LM_ERR_OBJECT);
     LMT_ST(lm_pqueue_get(&q, buf, &p, LM_NO_WAIT), LM_ERR_OBJECT);

@@ -5,11 +5,10 @@
  * R10.3, R10.6, R12; docs/errors.md). */
 #include <string.h>
 #include "harness.h"
+#include "lmt_msg.h"
 
-/* An odd message size, so a copy of the wrong length or offset shows. */
-#define MSZ 7u
+#define MSZ LMT_MSG_SIZE
 #define CAP 4u
-#define GUARD 0xEEu
 
 #define NW 5
 static const char *const wname[NW] = {"a", "b", "c", "d", "e"};
@@ -36,59 +35,17 @@ static unsigned widx(void)
     lmt_fail(__FILE__, __LINE__, "not a waiter");
 }
 
-/* Message `id`: every byte depends on id and position. */
-static void mk(uint8_t *m, unsigned id)
-{
-    for (unsigned i = 0; i < MSZ; i++) {
-        m[i] = (uint8_t)(id * 37u + i * 11u + 1u);
-    }
-}
-
-/* The id of a received message; fails unless every byte matches and the
- * bytes after the message are untouched. */
-static unsigned id_of(const uint8_t *buf)
-{
-    for (unsigned i = MSZ; i < MSZ + 4u; i++) {
-        if (buf[i] != GUARD) {
-            lmt_fail(__FILE__, __LINE__, "receive wrote past the message");
-        }
-    }
-    for (unsigned id = 0; id < 256u; id++) {
-        uint8_t m[MSZ];
-        mk(m, id);
-        if (memcmp(m, buf, MSZ) == 0) {
-            return id;
-        }
-    }
-    lmt_fail(__FILE__, __LINE__, "message bytes corrupted");
-}
-
-static void clear_buf(uint8_t *buf)
-{
-    memset(buf, GUARD, MSZ + 4u);
-}
-
-static bool untouched(const uint8_t *buf)
-{
-    for (unsigned i = 0; i < MSZ + 4u; i++) {
-        if (buf[i] != GUARD) {
-            return false;
-        }
-    }
-    return true;
-}
-
 static lm_status_t send_id(unsigned id, lm_tick_t timeout)
 {
     uint8_t m[MSZ];
-    mk(m, id);
+    lmt_msg_make(m, id);
     return lm_queue_send(&q, m, MSZ, timeout);
 }
 
 static lm_status_t send_front_id(unsigned id, lm_tick_t timeout)
 {
     uint8_t m[MSZ];
-    mk(m, id);
+    lmt_msg_make(m, id);
     return lm_queue_send_front(&q, m, MSZ, timeout);
 }
 
@@ -96,17 +53,17 @@ static lm_status_t send_front_id(unsigned id, lm_tick_t timeout)
 static unsigned recv_id(void)
 {
     uint8_t buf[MSZ + 4u];
-    clear_buf(buf);
+    lmt_msg_clear(buf);
     LMT_ST(lm_queue_receive(&q, buf, MSZ, LM_NO_WAIT), LM_OK);
-    return id_of(buf);
+    return lmt_msg_id(buf);
 }
 
 static unsigned peek_id(void)
 {
     uint8_t buf[MSZ + 4u];
-    clear_buf(buf);
+    lmt_msg_clear(buf);
     LMT_ST(lm_queue_peek(&q, buf, MSZ), LM_OK);
-    return id_of(buf);
+    return lmt_msg_id(buf);
 }
 
 static uint32_t qcount(void)
@@ -148,7 +105,7 @@ LMT_CASE(queue_bad_arguments)
     uint8_t m[MSZ + 1u];
     uint8_t buf[MSZ + 4u];
     uint32_t c = 77u;
-    mk(m, 1);
+    lmt_msg_make(m, 1);
     m[MSZ] = 0;
     memset(&q, 0, sizeof q);
     LMT_ST(lm_queue_send(&q, m, MSZ, LM_NO_WAIT), LM_ERR_OBJECT);
@@ -189,19 +146,19 @@ LMT_CASE(queue_bad_arguments)
     LMT_EQ(qcount(), 0);
 
     LMT_ST(send_id(9, LM_NO_WAIT), LM_OK);
-    clear_buf(buf);
+    lmt_msg_clear(buf);
     LMT_ST(lm_queue_receive(&q, NULL, MSZ, LM_NO_WAIT), LM_ERR_PARAM);
     LMT_ST(lm_queue_receive(&q, buf, MSZ + 1u, LM_NO_WAIT), LM_ERR_SIZE);
     LMT_ST(lm_queue_receive(&q, buf, MSZ - 1u, LM_NO_WAIT), LM_ERR_SIZE);
     LMT_ST(lm_queue_receive(&q, buf, MSZ, LM_TICK_MAX_TIMEOUT + 1u), LM_ERR_PARAM);
     LMT_ST(lm_queue_peek(&q, NULL, MSZ), LM_ERR_PARAM);
     LMT_ST(lm_queue_peek(&q, buf, MSZ + 1u), LM_ERR_SIZE);
-    LMT_CHECK(untouched(buf));
+    LMT_CHECK(lmt_msg_untouched(buf));
     LMT_EQ(qcount(), 1);
     LMT_EQ(recv_id(), 9);
     /* R11.7: blocking before lm_kernel_start. */
     LMT_ST(lm_queue_receive(&q, buf, MSZ, 5), LM_ERR_STATE);
-    LMT_CHECK(untouched(buf));
+    LMT_CHECK(lmt_msg_untouched(buf));
 }
 
 /* R10.3: FIFO order, byte-exact copies, full and empty, the ring wrapping
@@ -233,9 +190,9 @@ static void fifo_thread(void *arg)
         lmt_log("%u", id);
         next_out++;
     }
-    clear_buf(buf);
+    lmt_msg_clear(buf);
     LMT_ST(lm_queue_receive(&q, buf, MSZ, LM_NO_WAIT), LM_ERR_WOULD_BLOCK);
-    LMT_CHECK(untouched(buf));
+    LMT_CHECK(lmt_msg_untouched(buf));
 }
 
 LMT_CASE(queue_fifo_and_contents)
@@ -253,9 +210,9 @@ static void front_thread(void *arg)
     (void)arg;
     uint8_t buf[MSZ + 4u];
     fresh_queue(CAP);
-    clear_buf(buf);
+    lmt_msg_clear(buf);
     LMT_ST(lm_queue_peek(&q, buf, MSZ), LM_ERR_WOULD_BLOCK);
-    LMT_CHECK(untouched(buf));
+    LMT_CHECK(lmt_msg_untouched(buf));
     LMT_ST(send_id(1, LM_NO_WAIT), LM_OK);
     LMT_ST(send_id(2, LM_NO_WAIT), LM_OK);
     LMT_ST(send_front_id(3, LM_NO_WAIT), LM_OK);
@@ -302,12 +259,12 @@ static void recv_forever(void *arg)
 {
     (void)arg;
     uint8_t buf[MSZ + 4u];
-    clear_buf(buf);
+    lmt_msg_clear(buf);
     lm_status_t st = lm_queue_receive(&q, buf, MSZ, LM_WAIT_FOREVER);
     if (st == LM_OK) {
-        lmt_log("%s:%u", lmt_me(), id_of(buf));
+        lmt_log("%s:%u", lmt_me(), lmt_msg_id(buf));
     } else {
-        LMT_CHECK(untouched(buf));
+        LMT_CHECK(lmt_msg_untouched(buf));
         lmt_log("%s:%s", lmt_me(), lmt_sn(st));
     }
 }
@@ -341,9 +298,9 @@ static void slow_receiver(void *arg)
     (void)arg;
     for (unsigned k = 0; k < 4u; k++) {
         uint8_t buf[MSZ + 4u];
-        clear_buf(buf);
+        lmt_msg_clear(buf);
         LMT_ST(lm_queue_receive(&q, buf, MSZ, LM_WAIT_FOREVER), LM_OK);
-        lmt_log("R:%u", id_of(buf));
+        lmt_log("R:%u", lmt_msg_id(buf));
     }
 }
 
@@ -354,7 +311,7 @@ static void fast_sender(void *arg)
     LMT_ST(lm_thread_sleep(1), LM_OK); /* R blocks */
     LMT_ST(send_id(1, LM_NO_WAIT), LM_OK);
     LMT_EQ(qcount(), 0);
-    clear_buf(buf);
+    lmt_msg_clear(buf);
     LMT_ST(lm_queue_peek(&q, buf, MSZ), LM_ERR_WOULD_BLOCK);
     LMT_ST(send_id(2, LM_NO_WAIT), LM_OK);
     LMT_ST(send_id(3, LM_NO_WAIT), LM_OK);
@@ -445,12 +402,12 @@ static void timed_user(void *arg)
 {
     (void)arg;
     uint8_t buf[MSZ + 4u];
-    clear_buf(buf);
+    lmt_msg_clear(buf);
     lm_status_t st = lm_queue_receive(&q, buf, MSZ, LM_NO_WAIT);
     lmt_log("rx:%s@%u", lmt_sn(st), since_t0());
     st = lm_queue_receive(&q, buf, MSZ, 3);
     lmt_log("rx:%s@%u", lmt_sn(st), since_t0());
-    LMT_CHECK(untouched(buf));
+    LMT_CHECK(lmt_msg_untouched(buf));
     LMT_ST(send_id(1, LM_NO_WAIT), LM_OK);
     st = send_id(2, LM_NO_WAIT);
     lmt_log("tx:%s@%u", lmt_sn(st), since_t0());
@@ -464,9 +421,9 @@ static void timed_user(void *arg)
     LMT_EQ(peek_id(), 1);
     LMT_EQ(recv_id(), 1);
     /* Forever: B sends at 1000, then receives at 2000. */
-    clear_buf(buf);
+    lmt_msg_clear(buf);
     st = lm_queue_receive(&q, buf, MSZ, LM_WAIT_FOREVER);
-    lmt_log("rx:%s=%u@%u", lmt_sn(st), id_of(buf), since_t0());
+    lmt_log("rx:%s=%u@%u", lmt_sn(st), lmt_msg_id(buf), since_t0());
     LMT_ST(send_id(4, LM_NO_WAIT), LM_OK);
     st = send_id(5, LM_WAIT_FOREVER);
     lmt_log("tx:%s@%u", lmt_sn(st), since_t0());
@@ -578,7 +535,7 @@ static void queue_deleter(void *arg)
     LMT_ST(lm_queue_delete(&q), LM_OK);
     lmt_log("deleted");
     uint32_t c = 5u;
-    clear_buf(buf);
+    lmt_msg_clear(buf);
     LMT_ST(send_id(1, LM_NO_WAIT), LM_ERR_OBJECT);
     LMT_ST(send_id(1, LM_WAIT_FOREVER), LM_ERR_OBJECT);
     LMT_ST(send_front_id(1, 10), LM_ERR_OBJECT);
@@ -593,7 +550,7 @@ static void queue_deleter(void *arg)
     LMT_ST(lm_queue_count(&q, &c), LM_ERR_OBJECT);
     LMT_ST(lm_queue_delete(&q), LM_ERR_OBJECT);
     LMT_EQ(c, 5u);
-    LMT_CHECK(untouched(buf));
+    LMT_CHECK(lmt_msg_untouched(buf));
     fresh_queue(1);
     LMT_ST(send_id(3, LM_NO_WAIT), LM_OK);
     LMT_EQ(recv_id(), 3);
@@ -629,9 +586,9 @@ static void urgent_receiver(void *arg)
     (void)arg;
     LMT_ST(lm_sem_take(&go, LM_WAIT_FOREVER), LM_OK);
     uint8_t buf[MSZ + 4u];
-    clear_buf(buf);
+    lmt_msg_clear(buf);
     lm_status_t st = lm_queue_receive(&q, buf, MSZ, LM_WAIT_FOREVER);
-    lmt_log("R:%s=%u", lmt_sn(st), id_of(buf));
+    lmt_log("R:%s=%u", lmt_sn(st), lmt_msg_id(buf));
 }
 
 static void blocked_sender(void *arg)
@@ -709,10 +666,10 @@ static void queue_isr(void *arg)
 {
     (void)arg;
     uint8_t buf[MSZ + 4u];
-    clear_buf(buf);
+    lmt_msg_clear(buf);
     LMT_ST(lm_queue_receive(&q, buf, MSZ, 5), LM_ERR_ISR);
     LMT_ST(lm_queue_receive(&q, buf, MSZ, LM_WAIT_FOREVER), LM_ERR_ISR);
-    LMT_CHECK(untouched(buf));
+    LMT_CHECK(lmt_msg_untouched(buf));
     LMT_EQ(lm_thread_state(isr_receiver), LM_THREAD_BLOCKED);
     /* Blocking send forms are refused even with a receiver waiting. */
     LMT_ST(send_id(1, 5), LM_ERR_ISR);
@@ -731,7 +688,7 @@ static void queue_isr(void *arg)
     LMT_EQ(qcount(), 2);
     LMT_EQ(peek_id(), 3);
     LMT_ST(lm_queue_receive(&q, buf, MSZ, 5), LM_ERR_ISR); /* data, but blocking */
-    LMT_CHECK(untouched(buf));
+    LMT_CHECK(lmt_msg_untouched(buf));
     LMT_EQ(qcount(), 2);
     LMT_EQ(recv_id(), 3);
     LMT_ST(lm_queue_flush(&q), LM_OK);
@@ -754,9 +711,9 @@ static void isr_recv(void *arg)
 {
     (void)arg;
     uint8_t buf[MSZ + 4u];
-    clear_buf(buf);
+    lmt_msg_clear(buf);
     LMT_ST(lm_queue_receive(&q, buf, MSZ, LM_WAIT_FOREVER), LM_OK);
-    lmt_log("H:%u", id_of(buf));
+    lmt_log("H:%u", lmt_msg_id(buf));
 }
 
 LMT_CASE(queue_calls_from_isr)
