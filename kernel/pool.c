@@ -108,7 +108,7 @@ lm_status_t lm_pool_free(lm_pool_t *p, void *block)
     lm_thread_t *w = lmk_first_waiter(&p->waiters);
     if (w != NULL) {
         *(void **)w->wait_data = blk;
-        lmk_waitq_remove(&p->waiters, w);
+        lmk_waitq_unlink(&p->waiters, w);
         lmk_wait_finish_locked(w, LM_OK);
     } else {
         blk[0] = p->free_list;

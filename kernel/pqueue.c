@@ -379,8 +379,7 @@ pqueue_send(lm_pqueue_t *q, const void *msg, size_t size, bool sized, unsigned p
         /* A receiver waits: the message goes straight to it. */
         msg_copy(w->wait_data, msg, q->msg_size);
         w->wait_opt = prio << QWAIT_PRIO_SHIFT;
-        lmk_waitq_remove(&q->waiters, w);
-        lmk_wait_finish_inline_locked(w, LM_OK);
+        lmk_wait_hand_over_locked(&q->waiters, w);
         lm_port_irq_unlock(s);
         return LM_OK;
     }
@@ -427,7 +426,7 @@ static bool admit_sender_locked(lm_pqueue_t *q)
         return false;
     }
     put_locked(q, w->wait_data, sender_prio(w));
-    lmk_waitq_remove(&q->waiters, w);
+    lmk_waitq_unlink(&q->waiters, w);
     lmk_wait_finish_locked(w, LM_OK);
     return true;
 }
@@ -481,7 +480,7 @@ pqueue_receive(lm_pqueue_t *q, void *buf, size_t size, bool sized, uint8_t *prio
          * queue.c does, and for its reason). */
         msg_copy(buf, w->wait_data, q->msg_size);
         p = (uint8_t)sender_prio(w);
-        lmk_waitq_remove(&q->waiters, w);
+        lmk_waitq_unlink(&q->waiters, w);
         lmk_wait_finish_locked(w, LM_OK);
     }
     lm_port_irq_unlock(s);

@@ -191,8 +191,7 @@ static __attribute__((always_inline)) inline lm_status_t queue_send(lm_queue_t *
         if ((w->wait_opt & QWAIT_SEND) == 0u) {
             /* A receiver waits: the message goes straight to it. */
             msg_copy(w->wait_data, msg, checked_msg_size(q, size));
-            lmk_waitq_remove(&q->waiters, w);
-            lmk_wait_finish_inline_locked(w, LM_OK);
+            lmk_wait_hand_over_locked(&q->waiters, w);
             lm_port_irq_unlock(s);
             return LM_OK;
         }
@@ -237,7 +236,7 @@ static bool admit_sender_locked(lm_queue_t *q)
         return false;
     }
     put_locked(q, w->wait_data, q->msg_size, (w->wait_opt & QWAIT_FRONT) != 0u);
-    lmk_waitq_remove(&q->waiters, w);
+    lmk_waitq_unlink(&q->waiters, w);
     lmk_wait_finish_locked(w, LM_OK);
     return true;
 }
@@ -271,7 +270,7 @@ lm_status_t lmk_queue_receive(lm_queue_t *q, void *buf, size_t size, lm_tick_t t
          * here would leave a receiver queued behind senders that the flush
          * can then no longer admit, and both sides would wait forever. */
         msg_copy(buf, w->wait_data, checked_msg_size(q, size));
-        lmk_waitq_remove(&q->waiters, w);
+        lmk_waitq_unlink(&q->waiters, w);
         lmk_wait_finish_locked(w, LM_OK);
         lm_port_irq_unlock(s);
         return lmk_trace_obj(LM_TRACE_QUEUE_RECEIVE, q, LM_OK);

@@ -32,44 +32,12 @@ _Static_assert(offsetof(struct lmk_kernel, stats) == LMK_SWITCH_STATS &&
                "port's view: the switch and preemption counts");
 #endif
 
-/* The running thread `cur`, still ready, is about to be switched out by a
- * decision for another thread. If it did not give the CPU up and its
- * preemption-threshold is above its priority, its hold begins (R3.6): it
- * stays at the head of its ring and its threshold still bars its band.
- * Otherwise whatever bit its ring had goes: a bit on the running thread's
- * own ring may be left from its own earlier hold, which is harmless while
- * it runs (its threshold bars the same band) but not once it stops. */
-static inline void sched_hold_mark(const lm_thread_t *cur)
-{
-    /* The idle thread's limit is its priority: it never holds. No hold is
-     * marked while it runs (every marked ring is ready, and it runs when
-     * none is; only the running thread marks one), so it, which has no
-     * ring, never reaches the removal either (tests/kcheck.c K2). */
-    if (cur->yielded == 0u && cur->preempt_limit < cur->prio) {
-        lmk_prioset_add(&lmk.held, cur->prio);
-    } else if (!lmk_prioset_empty(&lmk.held)) { /* holds are rare: test first */
-        lmk_prioset_remove(&lmk.held, cur->prio);
-    }
-}
-
-/* Context: any. Lock: held. Blocks: no. Cost: O(1).
- * Only the wake's fast path (lmk_ready_insert_locked) comes here: t is
- * ready and more urgent than the bar. */
+/* Context: any. Lock: held. Blocks: no. Cost: O(1). The out-of-line copy
+ * of lmk_sched_preempt_inline_locked, for the wakes that are not a hand-over
+ * (lmk_ready_insert_locked, lmk_wait_done_locked). */
 void lmk_sched_preempt_locked(lm_thread_t *t)
 {
-    lm_thread_t *cur = lmk.current;
-    /* next == cur means cur was to go on running (it is then ready, and a
-     * decision for it cleared its yield): it is preempted now. */
-    if (lmk.next == cur) {
-        sched_hold_mark(cur);
-    }
-    lmk.next = t;
-    lmk_trace_wake_preempts();
-    /* Until t runs, a more urgent wake still goes first; a peer of t goes
-     * behind it (R2.2). Once t runs, its threshold counts (R3.1). */
-    lmk.bar = t->prio;
-    lmk.bar_next = t->preempt_limit;
-    lm_port_switch_pend();
+    lmk_sched_preempt_inline_locked(t);
 }
 
 /*
@@ -116,7 +84,7 @@ void lmk_sched_decide_locked(void)
     unsigned after = lmk_min_prio(bar, next->preempt_limit);
     if (next != cur) {
         if (cur_ready) {
-            sched_hold_mark(cur);
+            lmk_sched_hold_mark_locked(cur);
         }
 #if LM_CFG_MUTEX
         lmk.walker = NULL; /* a walk cur was making starts again (mutex.c) */
@@ -148,7 +116,16 @@ void lmk_sched_stop_current_locked(uint8_t new_state)
  * lmk_sched_stop_current_locked above: one copy, which that tail-calls. */
 __attribute__((noinline)) void lmk_sched_leave_locked(uint8_t new_state)
 {
-    lmk_sched_decide_given_up_locked(lmk_sched_leave_body_locked(lmk.current, new_state));
+    lm_thread_t *cur = lmk.current;
+    bool no_holds = lmk_sched_leave_body_locked(cur, new_state);
+    cur->qlink.next = NULL; /* in no queue; a caller that queues it relinks it */
+    cur->qlink.prev = NULL;
+#if LM_CFG_MUTEX
+    /* A handler that suspends or ends cur in an R5.7 walk: the walk starts
+     * again when cur runs (mutex.c). */
+    lmk.walker = NULL;
+#endif
+    lmk_sched_decide_given_up_locked(no_holds);
 }
 
 /* Context: any. Lock: held. Blocks: no. Cost: O(1).

@@ -83,8 +83,7 @@ lm_status_t lmk_sem_give(lm_sem_t *s)
         /* The most urgent taker gets the unit; its wake in this frame, as a
          * queue's send to a waiting receiver (the interrupt → thread path). */
         lm_thread_t *t = lmk_first_waiter(&s->waiters);
-        lmk_waitq_remove(&s->waiters, t);
-        lmk_wait_finish_inline_locked(t, LM_OK);
+        lmk_wait_hand_over_locked(&s->waiters, t);
     } else if (s->count == s->max) {
         r = LM_ERR_OVERFLOW;
     } else {

@@ -6,11 +6,14 @@
  * in slot d % slots, in a doubly linked list, so arming and cancelling are
  * O(1) whatever the number of armed timeouts. A bitmap marks busy slots.
  *
- * The tick interrupt only advances the clock and the running thread's
- * time-slice (O(1)). Expiry runs later, in the context-switch handler at the
- * lowest interrupt priority, as a sequence of masked steps of bounded cost:
+ * The tick interrupt advances the clock and the running thread's
+ * time-slice, and visits the slot of the new tick (step A below) when every
+ * earlier tick's expiry is done: O(1). Expiry runs later, in the
+ * context-switch handler at the lowest interrupt priority, as a sequence of
+ * masked steps of bounded cost:
  *
- *     step A  move the next unvisited slot onto the `expiring` list (splice)
+ *     step A  move the next unvisited slot onto the `expiring` list (splice);
+ *             the tick's own when nothing is left over from earlier ticks
  *     step B  wake a run of up to K = LM_CFG_EXPIRIES_PER_STEP due sleeps
  *             off the front of `expiring`; or take one other node: time its
  *             wait out or fire its timer if due, else put it back in its
@@ -121,6 +124,31 @@ void lmk_timeout_cancel_locked(struct lm_timeout *to)
     wheel.armed--;
 }
 
+/* The nodes of busy slot i go onto `expiring` (empty: `done` has just
+ * moved to i's tick). O(1). */
+static inline void slot_take(lm_tick_t i)
+{
+    lmk_list_splice_back(&wheel.expiring.link, &wheel.slot[i]);
+    wheel.busy[i / 32u] &= ~(1u << (i % 32u));
+}
+
+/* Move on to the next slot, if `now` is not reached yet: its nodes go onto
+ * `expiring`. With nothing left, the tick's work is done. Lock: held. O(1). */
+static void visit_next_slot(void)
+{
+    if (wheel.done == lmk.now) {
+        lmk.timeout_work = 0u;
+    } else if (wheel.armed == 0u) {
+        wheel.done = lmk.now; /* nothing anywhere: skip the empty slots */
+    } else {
+        wheel.done++;
+        lm_tick_t i = wheel.done & WHEEL_MASK;
+        if (slot_busy(i)) {
+            slot_take(i);
+        }
+    }
+}
+
 /* Context: tick interrupt. Lock: taken. Blocks: no. Cost: O(1). */
 void lmk_tick_announce(lm_tick_t n)
 {
@@ -144,7 +172,7 @@ void lmk_tick_announce(lm_tick_t n)
             cur->slice_left = 1u;
         } else {
             cur->slice_left = cur->time_slice;
-            lmk_ready_remove_locked(cur);
+            lmk_ready_unlink_locked(cur);
             lmk_prioq_push_back(&lmk.ready, &cur->qlink, cur->prio);
             cur->yielded = 1u;
             lmk_trace_slice(cur);
@@ -158,9 +186,17 @@ void lmk_tick_announce(lm_tick_t n)
     /* Expiry work is deferred; the common tick with nothing due ends here.
      * Every node on `expiring` is armed, so `armed` counts them too. */
     if (wheel.armed != 0u) {
-        if (n == 1u && wheel.done == lmk.now - 1u && !lmk.timeout_work &&
-            !slot_busy(lmk.now & WHEEL_MASK)) {
+        if (n == 1u && wheel.done == lmk.now - 1u && !lmk.timeout_work) {
+            /* The common tick, with every earlier tick's expiry done: the
+             * one slot to visit is now's, and the visit (step A) is made
+             * here, in O(1), rather than in a step of its own. */
             wheel.done = lmk.now;
+            lm_tick_t i = lmk.now & WHEEL_MASK;
+            if (slot_busy(i)) {
+                slot_take(i);
+                lmk.timeout_work = 1u;
+                lm_port_switch_pend();
+            }
         } else {
             lmk.timeout_work = 1u;
             lm_port_switch_pend();
@@ -177,24 +213,6 @@ static inline void expiring_cut(struct lm_dnode *n)
 {
     wheel.expiring.link.next = n;
     n->prev = &wheel.expiring.link;
-}
-
-/* Move on to the next slot, if `now` is not reached yet: its nodes go onto
- * `expiring`. With nothing left, the tick's work is done. Lock: held. O(1). */
-static void visit_next_slot(void)
-{
-    if (wheel.done == lmk.now) {
-        lmk.timeout_work = 0u;
-    } else if (wheel.armed == 0u) {
-        wheel.done = lmk.now; /* nothing anywhere: skip the empty slots */
-    } else {
-        wheel.done++;
-        lm_tick_t i = wheel.done & WHEEL_MASK;
-        if (slot_busy(i)) {
-            lmk_list_splice_back(&wheel.expiring.link, &wheel.slot[i]);
-            wheel.busy[i / 32u] &= ~(1u << (i % 32u));
-        }
-    }
 }
 
 /* Is the node `to` a thread's sleep? Its expiry is the common one
@@ -308,6 +326,19 @@ static __attribute__((noinline)) void sleep_runs(struct lm_dnode *n, lm_irqstate
     lm_port_irq_unlock(s);
 }
 
+/* lmk_timeout_step's other steps: a slot's visit, or one node of
+ * `expiring`, n, that is not a due sleep. Lock: held on entry, released on
+ * return. O(1), a timer's callback excepted. */
+static __attribute__((noinline)) void timeout_step_other(struct lm_dnode *n, lm_irqstate_t s)
+{
+    if (n == &wheel.expiring.link) {
+        visit_next_slot();
+        lm_port_irq_unlock(s);
+        return;
+    }
+    expire_other(n, s);
+}
+
 /* Context: switch handler (lmk_switch_work). Lock: held on entry; released
  * on return (a timer callback runs after the release).
  * Cost: O(LM_CFG_EXPIRIES_PER_STEP) per masked step. A step visits one
@@ -320,17 +351,14 @@ static __attribute__((noinline)) void sleep_runs(struct lm_dnode *n, lm_irqstate
  * (R9.6), as it would have had it been one step. */
 void lmk_timeout_step(lm_irqstate_t s)
 {
+    /* The common step first, with no frame of its own: a run of due sleeps
+     * (the head of an empty `expiring` is a timer's, never a due sleep). */
     struct lm_dnode *n = wheel.expiring.link.next;
-    if (n == &wheel.expiring.link) {
-        visit_next_slot();
-        lm_port_irq_unlock(s);
-        return;
-    }
     if (due_sleep(n, wheel.done)) {
         sleep_runs(n, s);
         return;
     }
-    expire_other(n, s);
+    timeout_step_other(n, s);
 }
 
 /* Busy bits of word w for the slots numbered `from` or more. */

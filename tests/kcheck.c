@@ -34,7 +34,8 @@
  *      mutex it holds; a thread that is not live has its base priority;
  *      preempt_limit is min(threshold, priority);
  *  K9  the running thread is READY (or the idle thread) and in the ready
- *      queue (unless idle);
+ *      queue (unless idle); an R5.7 walk in progress is the running
+ *      thread's;
  *  K10 a timer is armed exactly while it is active, and of the kind TIMER;
  *  S1-S5 (settled only) see kcheck.h.
  */
@@ -742,6 +743,13 @@ static bool check_all(bool settled)
     if (cur != &lmk_idle_thread && thread_index(cur) < 0) {
         return fail("K9 the running thread is one the test does not know");
     }
+#if LM_CFG_MUTEX
+    /* An R5.7 walk belongs to the running thread: a walker switched out
+     * (suspended or ended by a handler) has had its walk ended. */
+    if (lmk.walker != NULL && lmk.walker != cur) {
+        return fail("K9 walker %s is not the running thread %s", tn(lmk.walker), tn(cur));
+    }
+#endif
     if (lmk_idle_thread.state != LM_THREAD_READY || lmk_idle_thread.qlink.next != NULL) {
         return fail("K2 the idle thread left the READY state or is queued");
     }

@@ -245,10 +245,11 @@ static void chain_h(void *arg)
     }
 }
 
-static void chain_m(void *arg)
+/* A thread that only says it ran, by its name. */
+static void log_me(void *arg)
 {
     (void)arg;
-    lmt_log("M");
+    lmt_log("%s", lmt_me());
 }
 
 static void chain_aborter(void *arg)
@@ -274,7 +275,7 @@ static void chain_setup(int mode)
     spawn_off(2, "T2", 18, chain_t2, NULL);
     spawn_off(1, "T1", 16, chain_t1, NULL);
     spawn_off(4, "H", 5, chain_h, NULL);
-    spawn_off(5, "M", 10, chain_m, NULL);
+    spawn_off(5, "M", 10, log_me, NULL);
     lmt_run();
 }
 
@@ -1531,12 +1532,10 @@ static void lc_resumer(void *arg)
 
 /* R5.7, R11.2: W is suspended during the walk: other threads run; resumed,
  * W walks the chain again and waits. */
-LMT_CASE(walk_suspended_and_resumed)
+/* The chain O_0 .. O_5 of lc_setup, not started, and W (priority 3, not
+ * started) with the entry `w_entry`. */
+static void lc_chain_and_w(lm_thread_entry_t w_entry)
 {
-    lmt_begin();
-    lc_mode = LC_PLAIN;
-    lc_isr = lc_isr_suspend_w;
-    lc_isr_at = 1;
     for (int i = 0; i <= LC_N; i++) {
         mk(&lc_m[i], LM_MUTEX_INHERIT);
     }
@@ -1545,7 +1544,16 @@ LMT_CASE(walk_suspended_and_resumed)
         lc_o[i] = lmt_spawn_ex("O", 10u + (unsigned)i, LM_THRESHOLD_NONE, 0, lc_owner,
                                (void *)(uintptr_t)i, false);
     }
-    lc_w = lmt_spawn_ex("W", 3, LM_THRESHOLD_NONE, 0, lc_waiter, NULL, false);
+    lc_w = lmt_spawn_ex("W", 3, LM_THRESHOLD_NONE, 0, w_entry, NULL, false);
+}
+
+LMT_CASE(walk_suspended_and_resumed)
+{
+    lmt_begin();
+    lc_mode = LC_PLAIN;
+    lc_isr = lc_isr_suspend_w;
+    lc_isr_at = 1;
+    lc_chain_and_w(lc_waiter);
     lc_rt = lmt_spawn("R", 1, lc_resumer, NULL);
     lmt_spawn("D", 2, lc_driver, NULL);
     lmt_run();
@@ -1562,6 +1570,76 @@ LMT_CASE(walk_holds_other_threads)
 {
     lc_setup(LC_PLAIN, lc_isr_peek, 1);
     lmt_expect("D:10,11,12,13,14,15 W? I:10,11,12,13,14,15 R:w2 R:3,3,3,3,3,3");
+}
+
+/* ---- R5.7, R4: a walker ended during its walk leaves no walk behind ---- */
+
+static lm_thread_t *we_x;
+static lm_sem_t we_s;
+static int we_runs;
+
+static void we_isr_end_w(void *arg)
+{
+    (void)arg;
+    /* R first: with a thread ready, W's end chooses it without a full
+     * decision (lmk_sched_choose_locked), the path a stale walk survives. */
+    LMT_ST(lm_sem_give(&lc_r), LM_OK);
+    LMT_ST(lm_thread_terminate(lc_w), LM_OK);
+}
+
+static void we_isr_raise_x(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_thread_set_priority(we_x, 1), LM_OK);
+}
+
+/* W's entry. First run: the lock whose walk a handler ends by ending W.
+ * Second run, in the same control block: X, made more urgent by a handler,
+ * must preempt it at once (R4), as it would any thread not walking. */
+static void we_waiter(void *arg)
+{
+    (void)arg;
+    if (we_runs++ == 0) {
+        LMT_EQ(lm_hosted_irq_at_unmask(1, we_isr_end_w, NULL), 0);
+        lmt_log("W?");
+        (void)lm_mutex_lock(&lc_m[LC_N], LM_WAIT_FOREVER);
+        lmt_log("W:walked"); /* never: W ends during the walk */
+        return;
+    }
+    lmt_log("W2:a");
+    LMT_EQ(lm_hosted_irq_at_unmask(1, we_isr_raise_x, NULL), 0);
+    LMT_ST(lm_sem_give(&we_s), LM_OK); /* one lock, one unmask */
+    lmt_log("W2:b");
+}
+
+static void we_restarter(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_sem_take(&lc_r, LM_WAIT_FOREVER), LM_OK);
+    lmt_log("R:w%d", (int)lm_thread_state(lc_w));
+    LMT_ST(lm_thread_start(we_x), LM_OK);  /* 6: behind W */
+    LMT_ST(lm_thread_start(lc_w), LM_OK);  /* 3: W runs again once R waits */
+}
+
+/* R5.7, R4, R6.2: a handler ends W in the middle of its walk. The walk is
+ * over with W: W started again runs as any thread does, and a thread whose
+ * priority a handler raises above it preempts it at once. A walk left
+ * behind would hold the CPU for W's new run (as a walker's does) and X
+ * would wait for W2 to end. */
+LMT_CASE(walk_ended_leaves_no_walk)
+{
+    lmt_begin();
+    lc_mode = LC_PLAIN;
+    lc_isr = NULL;
+    we_runs = 0;
+    memset(&we_s, 0, sizeof we_s);
+    LMT_ST(lm_sem_create(&we_s, 0, 1), LM_OK);
+    lc_chain_and_w(we_waiter);
+    we_x = lmt_spawn_ex("X", 6, LM_THRESHOLD_NONE, 0, log_me, NULL, false);
+    lc_rt = lmt_spawn("R", 1, we_restarter, NULL);
+    lmt_spawn("D", 2, lc_driver, NULL);
+    lmt_run();
+    lmt_expect("D:10,11,12,13,14,15 W? R:w5 W2:a X W2:b");
 }
 
 static void lc_isr_tick(void *arg)
@@ -1854,7 +1932,8 @@ LMT_CASE(release_between_runs_of_sleeps)
     LMT_RUN(chain_cut_between_steps), LMT_RUN(chain_timeout_lowers_stepwise), \
     LMT_RUN(walk_restarts_when_chain_changes), LMT_RUN(walk_mutex_deleted), \
     LMT_RUN(walk_owner_ends), LMT_RUN(walk_suspended_and_resumed), \
-    LMT_RUN(walk_holds_other_threads), LMT_RUN(walk_finds_long_cycle), \
+    LMT_RUN(walk_holds_other_threads), LMT_RUN(walk_ended_leaves_no_walk), \
+    LMT_RUN(walk_finds_long_cycle), \
     LMT_RUN(release_stepwise_in_order), LMT_RUN(release_meets_delete), \
     LMT_RUN(release_restarted_and_ended_again), LMT_RUN(release_restarted_runs_after), \
     LMT_RUN(release_two_threads_queue), LMT_RUN(release_before_next_expiry), \

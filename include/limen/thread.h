@@ -73,12 +73,15 @@ typedef struct lm_thread {
     uint16_t base_prio;         /* priority set by the application */
     uint16_t threshold;         /* preemption-threshold set by the application */
     uint16_t preempt_limit;     /* min(threshold, prio): preempted only by < */
+    /* state, wait_kind, yielded and wait_status in one word, in this
+     * order: a block writes all four and a wake the first two, each in as
+     * few stores as the compiler can merge them into. */
     uint8_t state;              /* lm_thread_state_t */
-    uint8_t suspended;          /* suspension requested while waiting */
-    uint8_t yielded;            /* gave up the CPU (relinquish, slice end) */
     uint8_t wait_kind;          /* what kind of object it waits on */
-    uint8_t starting;           /* lm_thread_start is filling its stack */
+    uint8_t yielded;            /* gave up the CPU (relinquish, slice end) */
     lm_status_t wait_status;    /* result handed over by the waker */
+    uint8_t suspended;          /* suspension requested while waiting */
+    uint8_t starting;           /* lm_thread_start is filling its stack */
     void *wait_obj;             /* object waited on */
     void *wait_data;            /* message buffer, block pointer, ... */
     uint32_t wait_flags;        /* event-flag request / result */

@@ -181,7 +181,45 @@ static inline unsigned lmk_min_prio(unsigned a, unsigned b)
  * yields or changes a priority sets lmk.next under the lock, and the port's
  * switch handler only carries the decision out (docs/design.md). */
 
-/* t runs next: it beat lmk.bar. Context: any. Lock: held. Cost: O(1). */
+/* The running thread `cur`, still ready, is about to be switched out by a
+ * decision for another thread. If it did not give the CPU up and its
+ * preemption-threshold is above its priority, its hold begins (R3.6): it
+ * stays at the head of its ring and its threshold still bars its band.
+ * Otherwise nothing is marked, and no bit its ring may have is cleared
+ * here: a bit left from its own earlier hold goes when it gives the CPU up
+ * (a relinquish and a slice's end clear it, and so does leaving the ready
+ * queue), and one left after its threshold was lowered to its priority
+ * bars nothing its priority does not (its limit is then its priority:
+ * lmk_sched_decide_locked chooses and bars as if no hold were marked).
+ * The idle thread's limit is its priority: it never holds, and no hold is
+ * marked while it runs (tests/kcheck.c K2). Lock: held. Cost: O(1). */
+static inline void lmk_sched_hold_mark_locked(const lm_thread_t *cur)
+{
+    if (cur->preempt_limit < cur->prio && cur->yielded == 0u) { /* most have no threshold */
+        lmk_prioset_add(&lmk.held, cur->prio);
+    }
+}
+
+/* t, ready and more urgent than the decision's bar, runs next: the wake's
+ * preemption. Inline in the two hand-over wakes (lmk_wait_hand_over_locked);
+ * lmk_sched_preempt_locked is the copy the other wakes call.
+ * Context: any. Lock: held. Blocks: no. Cost: O(1). */
+static inline void lmk_sched_preempt_inline_locked(lm_thread_t *t)
+{
+    lm_thread_t *cur = lmk.current;
+    /* next == cur means cur was to go on running (it is then ready, and a
+     * decision for it cleared its yield): it is preempted now. */
+    if (lmk.next == cur) {
+        lmk_sched_hold_mark_locked(cur);
+    }
+    lmk.next = t;
+    lmk_trace_wake_preempts();
+    /* Until t runs, a more urgent wake still goes first; a peer of t goes
+     * behind it (R2.2). Once t runs, its threshold counts (R3.1). */
+    lmk.bar = t->prio;
+    lmk.bar_next = t->preempt_limit;
+    lm_port_switch_pend();
+}
 void lmk_sched_preempt_locked(lm_thread_t *t);
 
 /* Put t (READY) at the tail of its priority's ring; if it beats the
@@ -206,13 +244,13 @@ static inline lm_thread_t *lmk_ready_head(unsigned p)
 /* The decision for the head of ready ring `best`, the most urgent one, when
  * the running thread has given the CPU up and no hold is marked (the end of
  * lmk_sched_decide_given_up_locked, and a relinquish's own, which knows
- * `best` already). Context: any. Lock: held. Cost: O(1), no scan. */
+ * `best` already). Context: any. Lock: held. Cost: O(1), no scan.
+ * The running thread is not in an R5.7 walk here (mutex.c): its own calls
+ * (a block, a yield) come after the walk has ended, and a handler that
+ * stops it mid-walk goes through lmk_sched_leave_locked, which ends it. */
 static inline void lmk_sched_choose_locked(unsigned best)
 {
     lm_thread_t *next = lmk_ready_head(best);
-#if LM_CFG_MUTEX
-    lmk.walker = NULL; /* a walk the running thread was making starts again (mutex.c) */
-#endif
     lmk.next = next;
     lmk.bar = (uint16_t)best;
     /* min(best, next's threshold): next's priority is best, so that is
@@ -229,17 +267,26 @@ static inline lm_thread_t *lmk_ready_best(void)
     return (p != LMK_PRIO_NONE) ? lmk_ready_head(p) : &lmk_idle_thread;
 }
 
-/* Take t out of the ready queue; a preempted thread's hold ends (R3.6).
- * The caller decides again (lmk_sched_decide_locked).
+/* Take t out of the ready queue and leave its links for the queue it
+ * joins at once to write; a preempted thread's hold ends (R3.6). The
+ * caller decides again (lmk_sched_decide_locked).
  * Context: any. Lock: held. Blocks: no. Cost: O(1). */
-static inline void lmk_ready_remove_locked(lm_thread_t *t)
+static inline void lmk_ready_unlink_locked(lm_thread_t *t)
 {
     /* Holds are rare: the empty set is tested first, so that the usual
      * removal (the running thread, first of its ring) pays one test. */
     if (!lmk_prioset_empty(&lmk.held) && lmk.ready.ring[t->prio] == &t->qlink) {
         lmk_prioset_remove(&lmk.held, t->prio); /* a held thread leaves: its hold ends */
     }
-    lmk_prioq_remove(&lmk.ready, &t->qlink, t->prio);
+    lmk_prioq_unlink(&lmk.ready, &t->qlink, t->prio);
+}
+
+/* The same for a thread that then is in no queue (NULL links). O(1). */
+static inline void lmk_ready_remove_locked(lm_thread_t *t)
+{
+    lmk_ready_unlink_locked(t);
+    t->qlink.next = NULL;
+    t->qlink.prev = NULL;
 }
 
 /* Does the running thread keep the CPU whoever else is ready, as long as it
@@ -290,17 +337,18 @@ static inline void lmk_sched_decide_given_up_locked(bool no_holds)
     lmk_sched_choose_locked(best);
 }
 /* The running thread cur leaves the ready queue for new_state; the caller
- * then decides (lmk_sched_decide_given_up_locked, with what this returns:
- * true if no hold was marked, so none is now). Lock: held. O(1). */
+ * links it into a wait queue at once, or clears its links (it then is in
+ * no queue), and decides (lmk_sched_decide_given_up_locked, with what this
+ * returns: true if no hold was marked, so none is now). Lock: held. O(1). */
 static inline bool lmk_sched_leave_body_locked(lm_thread_t *cur, uint8_t new_state)
 {
     bool no_holds = lmk_prioset_empty(&lmk.held);
-    lmk_ready_remove_locked(cur); /* reads the hold set again: the same load */
     cur->state = new_state;
     /* R3.5: should cur be made ready again before the switch (by a
      * handler at the unmask), it is at the tail of its ring and has no
      * claim on the CPU until a decision chooses it. */
     cur->yielded = 1u;
+    lmk_ready_unlink_locked(cur); /* reads the hold set again: the same load */
     return no_holds;
 }
 /* The running thread stops being ready (it blocks, sleeps, is suspended or
@@ -544,12 +592,16 @@ static inline bool lmk_wait_resume_locked(lm_thread_t *t, lm_status_t status)
     if (status != LM_OK) {
         t->wait_status = status;
     }
-    t->wait_kind = LMK_WAIT_NONE;
     if (t->suspended != 0u) {
         t->suspended = 0u; /* R11.2: a suspension asked during the wait */
+        t->wait_kind = LMK_WAIT_NONE;
         t->state = LM_THREAD_SUSPENDED;
+        t->qlink.next = NULL; /* in no queue (its waker may only have unlinked it) */
+        t->qlink.prev = NULL;
         return false;
     }
+    /* Two adjacent bytes, constants: one store (lm_thread_t). */
+    t->wait_kind = LMK_WAIT_NONE;
     t->state = LM_THREAD_READY;
     t->slice_left = t->time_slice; /* R2.6 */
     lmk_prioq_push_back(&lmk.ready, &t->qlink, t->prio);
@@ -568,15 +620,21 @@ static inline void lmk_wait_done_locked(lm_thread_t *t, lm_status_t status)
     }
 }
 
-/* lmk_wait_finish_locked in the caller's frame, for the wakes that pay for
- * a message or a count handed over: a send to a waiting receiver, a give
- * to a waiting taker. Lock: held. O(1). */
-static inline void lmk_wait_finish_inline_locked(lm_thread_t *t, lm_status_t status)
+/* The hand-over of a message to a waiting receiver (lm_queue_t,
+ * lm_pqueue_t), or of a count to a waiting taker, whose wait ends well: t (the first waiter) leaves wq and
+ * is made ready, and runs next if it beats the bar, all in the caller's
+ * frame. These are the switches of the seeds' producer-consumer cycle and
+ * the interrupt-to-thread path (measures 1 and 3). t must be wq's first
+ * waiter (lmk_first_waiter). Lock: held. O(1). */
+static inline void lmk_wait_hand_over_locked(struct lm_waitq *wq, lm_thread_t *t)
 {
+    lmk_waitq_unlink_first(wq, t);
     if (lmk_timeout_armed(&t->timeout)) { /* most waits end before their timeout */
         lmk_timeout_cancel_locked(&t->timeout);
     }
-    lmk_wait_done_locked(t, status);
+    if (lmk_wait_resume_locked(t, LM_OK) && t->prio < lmk.bar) {
+        lmk_sched_preempt_inline_locked(t); /* as lmk_wait_done_locked */
+    }
 }
 
 #endif /* LMK_H */

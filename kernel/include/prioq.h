@@ -10,6 +10,8 @@
  *   push_back      O(1): link at the ring's tail, set one or two bits
  *   push_front     O(1)
  *   remove         O(1): unlink, clear one or two bits if the ring empties
+ *                  (unlink: the same, the node's links left for its next
+ *                  queue to write)
  *   best_prio      O(1): one bit scan (two above 32 priorities)
  *   rotate         O(1): the ring's head becomes its tail
  *
@@ -66,7 +68,9 @@ static inline void lmk_prioq_push_front(struct lm_prioq *q, struct lm_dnode *n,
     q->ring[prio] = n;
 }
 
-static inline void lmk_prioq_remove(struct lm_prioq *q, struct lm_dnode *n,
+/* Take n out of ring `prio` and leave n's own links as they were: for a
+ * caller that links n into another queue at once, which writes them. */
+static inline void lmk_prioq_unlink(struct lm_prioq *q, struct lm_dnode *n,
                                     unsigned prio)
 {
     if (n->next == n) {
@@ -78,6 +82,27 @@ static inline void lmk_prioq_remove(struct lm_prioq *q, struct lm_dnode *n,
             q->ring[prio] = n->next;
         }
     }
+}
+
+/* lmk_prioq_unlink for n, the head of the most urgent ring. */
+static inline void lmk_prioq_unlink_first(struct lm_prioq *q, struct lm_dnode *n,
+                                          unsigned prio)
+{
+    if (n->next == n) {
+        lmk_prioset_remove_first(&q->busy);
+    } else {
+        n->prev->next = n->next;
+        n->next->prev = n->prev;
+        q->ring[prio] = n->next;
+    }
+}
+
+/* Take n out of ring `prio`; n is then in no queue, which its NULL links
+ * say (tests/kcheck.c checks them). */
+static inline void lmk_prioq_remove(struct lm_prioq *q, struct lm_dnode *n,
+                                    unsigned prio)
+{
+    lmk_prioq_unlink(q, n, prio);
     n->next = NULL;
     n->prev = NULL;
 }

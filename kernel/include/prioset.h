@@ -60,6 +60,21 @@ static inline void lmk_prioset_remove(struct lm_prio_set *s, unsigned prio)
 #endif
 }
 
+/* Remove the most urgent member of a set the caller knows is not empty:
+ * the lowest bit, cleared with no need to know which it is. */
+static inline void lmk_prioset_remove_first(struct lm_prio_set *s)
+{
+#if LM_PRIO_WORDS > 1
+    unsigned w = (unsigned)__builtin_ctz(s->summary);
+    s->word[w] &= s->word[w] - 1u;
+    if (s->word[w] == 0u) {
+        s->summary &= s->summary - 1u;
+    }
+#else
+    s->word[0] &= s->word[0] - 1u;
+#endif
+}
+
 static inline bool lmk_prioset_contains(const struct lm_prio_set *s, unsigned prio)
 {
     return (s->word[lmk_prioset_word(prio)] & lmk_prioset_bit(prio)) != 0u;

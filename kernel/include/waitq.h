@@ -11,6 +11,9 @@
  *   first        O(1): 1-2 bit scans     O(1): the head
  *   push_back    O(1)                    at most 2B trie nodes visited
  *   remove       O(1)                    at most 2B+1 trie nodes visited
+ *   unlink       remove, leaving the thread's links for the ready queue
+ *                to write (lmk_wait_resume_locked): the waker's fast path;
+ *                unlink_first, the same for the first waiter
  *
  * In both, no cost depends on the number of waiters: with B fixed by the
  * configuration (5 at 32 priorities, 6 at 64), the compact bounds are
@@ -58,6 +61,18 @@ static inline void lmk_waitq_remove(struct lm_waitq *wq, lm_thread_t *t)
     wq->root = NULL;
     t->qlink.next = NULL;
     t->qlink.prev = NULL;
+}
+
+/* The compact queue's general removal clears the links itself: no saving
+ * to make there. */
+static inline void lmk_waitq_unlink(struct lm_waitq *wq, lm_thread_t *t)
+{
+    lmk_waitq_remove(wq, t);
+}
+
+static inline void lmk_waitq_unlink_first(struct lm_waitq *wq, lm_thread_t *t)
+{
+    lmk_waitq_remove(wq, t);
 }
 
 static inline void lmk_waitq_init(struct lm_waitq *wq)
@@ -110,6 +125,17 @@ static inline void lmk_waitq_push_back(struct lm_waitq *wq, lm_thread_t *t)
 static inline void lmk_waitq_remove(struct lm_waitq *wq, lm_thread_t *t)
 {
     lmk_prioq_remove(&wq->table, &t->qlink, t->prio);
+}
+
+static inline void lmk_waitq_unlink(struct lm_waitq *wq, lm_thread_t *t)
+{
+    lmk_prioq_unlink(&wq->table, &t->qlink, t->prio);
+}
+
+/* lmk_waitq_unlink for t, the first waiter (lmk_waitq_first). */
+static inline void lmk_waitq_unlink_first(struct lm_waitq *wq, lm_thread_t *t)
+{
+    lmk_prioq_unlink_first(&wq->table, &t->qlink, t->prio);
 }
 
 static inline unsigned lmk_waitq_best_prio(const struct lm_waitq *wq)

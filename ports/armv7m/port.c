@@ -429,7 +429,7 @@ __attribute__((naked)) void PendSV_Handler(void)
         "adds r0, #1\n"
         "str r0, [r3, %[stats]]\n"
         /* R7.2: preempted if still ready, not yielded (one word: state,
-         * suspended, yielded, wait_kind; the second and fourth cleared) and
+         * wait_kind, yielded, wait_status; the second and fourth cleared) and
          * not the idle thread. */
         "ldr r0, [r1, %[state]]\n"
         "bic r0, r0, #0xFF00FF00\n"
