@@ -25,7 +25,9 @@ void lmk_idle_entry(void *arg)
          * interrupt that arms an earlier timeout cannot slip in between;
          * it is taken when the mask drops. */
         lm_irqstate_t s = lm_port_irq_lock();
+#if LM_PORT_IDLE_TIMER
         lm_port_timer_arm(lmk_ticks_to_next_event());
+#endif
         lm_port_idle();
         lm_port_irq_unlock(s);
     }

@@ -326,19 +326,6 @@ static __attribute__((noinline)) void sleep_runs(struct lm_dnode *n, lm_irqstate
     lm_port_irq_unlock(s);
 }
 
-/* lmk_timeout_step's other steps: a slot's visit, or one node of
- * `expiring`, n, that is not a due sleep. Lock: held on entry, released on
- * return. O(1), a timer's callback excepted. */
-static __attribute__((noinline)) void timeout_step_other(struct lm_dnode *n, lm_irqstate_t s)
-{
-    if (n == &wheel.expiring.link) {
-        visit_next_slot();
-        lm_port_irq_unlock(s);
-        return;
-    }
-    expire_other(n, s);
-}
-
 /* Context: switch handler (lmk_switch_work). Lock: held on entry; released
  * on return (a timer callback runs after the release).
  * Cost: O(LM_CFG_EXPIRIES_PER_STEP) per masked step. A step visits one
@@ -351,14 +338,19 @@ static __attribute__((noinline)) void timeout_step_other(struct lm_dnode *n, lm_
  * (R9.6), as it would have had it been one step. */
 void lmk_timeout_step(lm_irqstate_t s)
 {
-    /* The common step first, with no frame of its own: a run of due sleeps
-     * (the head of an empty `expiring` is a timer's, never a due sleep). */
+    /* The common step first: a run of due sleeps (the head of an empty
+     * `expiring` is a timer's, never a due sleep). */
     struct lm_dnode *n = wheel.expiring.link.next;
     if (due_sleep(n, wheel.done)) {
         sleep_runs(n, s);
         return;
     }
-    timeout_step_other(n, s);
+    if (n == &wheel.expiring.link) {
+        visit_next_slot();
+        lm_port_irq_unlock(s);
+        return;
+    }
+    expire_other(n, s);
 }
 
 /* Busy bits of word w for the slots numbered `from` or more. */

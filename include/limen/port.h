@@ -87,6 +87,13 @@ void lm_port_idle(void);
 /* Tickless support: the next tick interrupt is needed in `ticks` ticks
  * (LM_WAIT_FOREVER: none needed). A port with a periodic tick ignores it. */
 void lm_port_timer_arm(lm_tick_t ticks);
+/* Does this port, in this configuration, use what lm_port_timer_arm is
+ * told? 0: the idle thread does not work it out (the kernel's scan of its
+ * timeout wheel, about 150 bytes, is then left out of the image). A port
+ * that does not say is told. */
+#ifndef LM_PORT_IDLE_TIMER
+#define LM_PORT_IDLE_TIMER 1
+#endif
 
 /* Write s on the console, if the port has one (the default fatal report,
  * fault dumps). Called with interrupts in any state, from any context,

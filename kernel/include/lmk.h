@@ -633,7 +633,11 @@ static inline void lmk_wait_hand_over_locked(struct lm_waitq *wq, lm_thread_t *t
         lmk_timeout_cancel_locked(&t->timeout);
     }
     if (lmk_wait_resume_locked(t, LM_OK) && t->prio < lmk.bar) {
-        lmk_sched_preempt_inline_locked(t); /* as lmk_wait_done_locked */
+#if defined(__OPTIMIZE_SIZE__)
+        lmk_sched_preempt_locked(t); /* -Os: one copy, as lmk_wait_done_locked */
+#else
+        lmk_sched_preempt_inline_locked(t);
+#endif
     }
 }
 

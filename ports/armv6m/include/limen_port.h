@@ -75,6 +75,10 @@ void lm_board_tick_stop(void);
  * include/limen/port.h not to declare them as functions). */
 #define LM_PORT_INLINE 1
 
+/* The periodic tick needs no next deadline from the idle thread
+ * (lm_port_timer_arm ignores it). */
+#define LM_PORT_IDLE_TIMER 0
+
 /* Without BASEPRI the lock is PRIMASK: it masks every interrupt but NMI and
  * HardFault, so no interrupt runs while the kernel holds it, and any
  * handler (NMI aside) may call the kernel. Cost: 2 instructions to lock,

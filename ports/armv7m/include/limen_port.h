@@ -111,6 +111,10 @@ typedef uint32_t lm_irqstate_t;
  * three instructions, and a call would cost as much again. */
 #define LM_PORT_INLINE 1
 
+/* Only the tickless configuration programs the timer from the idle thread
+ * (lm_port_timer_arm); a periodic tick needs no next deadline. */
+#define LM_PORT_IDLE_TIMER LM_CFG_TICKLESS
+
 /* Cortex-M7 r0p1 erratum 837070: the raise may not take effect at the next
  * instruction, so an interrupt the new BASEPRI masks could still be taken
  * just after it. PRIMASK closes that window; it is restored rather than
