@@ -183,7 +183,8 @@ void lmk_tick_announce(lm_tick_t n)
             lmk_sched_decide_locked();
         }
     }
-    /* Expiry work is deferred; the common tick with nothing due ends here.
+    /* Expiries are deferred to the switch handler; the common tick with
+     * nothing due ends here, after at most the visit of its own slot.
      * Every node on `expiring` is armed, so `armed` counts them too. */
     if (wheel.armed != 0u) {
         if (n == 1u && wheel.done == lmk.now - 1u && !lmk.timeout_work) {
