@@ -291,6 +291,10 @@ static lm_status_t mutex_lock_wait(lm_mutex_t *m, lm_thread_t *cur, lm_tick_t ti
             }
             cur->wait_opt = bounded ? 1u : 0u;
             lmk_wait_prioq_locked(&m->waiters, LMK_WAIT_MUTEX, m, timeout);
+            /* Its expiry may leave a chain to recompute (R9.6): a step of
+             * its own, not a run's (timeout.c). Set here, not in the join
+             * every wait shares, whose register use it would cost. */
+            cur->timeout.kind = LMK_TIMEOUT_WAIT;
             lmk.chain_gen++;
             lmk_stats_inv_rekey_locked(m);
             mutex_waiters_changed_locked(m); /* R5.2, R5.3 */

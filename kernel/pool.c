@@ -108,8 +108,7 @@ lm_status_t lm_pool_free(lm_pool_t *p, void *block)
     lm_thread_t *w = lmk_first_waiter(&p->waiters);
     if (w != NULL) {
         *(void **)w->wait_data = blk;
-        lmk_waitq_unlink(&p->waiters, w);
-        lmk_wait_finish_locked(w, LM_OK);
+        lmk_wait_served_locked(w);
     } else {
         blk[0] = p->free_list;
         blk[1] = (void *)free_tag(p);

@@ -417,17 +417,31 @@ lm_status_t lm_pqueue_put(lm_pqueue_t *q, const void *msg, unsigned prio, lm_tic
     return pqueue_send(q, msg, 0u, false, prio, timeout);
 }
 
+/* Empty with senders blocked: only between the steps of a flush (R9.2).
+ * The receive takes the most urgent sender's message directly (as
+ * queue.c does, and for its reason), and its priority. Out of line, as
+ * admit_sender_locked. Lock: held. O(1). */
+static __attribute__((noinline)) uint8_t take_from_sender_locked(const lm_pqueue_t *q, void *buf,
+                                                                 lm_thread_t *w)
+{
+    msg_copy(buf, w->wait_data, q->msg_size);
+    uint8_t p = (uint8_t)sender_prio(w);
+    lmk_wait_served_locked(w);
+    return p;
+}
+
 /* The most urgent blocked sender moves its message into the queue.
- * Lock: held; there is room. Returns false if no sender waits. */
-static bool admit_sender_locked(lm_pqueue_t *q)
+ * Lock: held; there is room. Returns false if no sender waits. Out of
+ * line: the receive that calls it keeps its registers for its common path
+ * (a message in the buffer, no sender waiting). */
+static __attribute__((noinline)) bool admit_sender_locked(lm_pqueue_t *q)
 {
     lm_thread_t *w = waiting_sender(q);
     if (w == NULL) {
         return false;
     }
     put_locked(q, w->wait_data, sender_prio(w));
-    lmk_waitq_unlink(&q->waiters, w);
-    lmk_wait_finish_locked(w, LM_OK);
+    lmk_wait_served_locked(w);
     return true;
 }
 
@@ -475,13 +489,7 @@ pqueue_receive(lm_pqueue_t *q, void *buf, size_t size, bool sized, uint8_t *prio
             }
             return cur->wait_status;
         }
-        /* Empty with senders blocked: only between the steps of a flush
-         * (R9.2). Take the most urgent sender's message directly (as
-         * queue.c does, and for its reason). */
-        msg_copy(buf, w->wait_data, q->msg_size);
-        p = (uint8_t)sender_prio(w);
-        lmk_waitq_unlink(&q->waiters, w);
-        lmk_wait_finish_locked(w, LM_OK);
+        p = take_from_sender_locked(q, buf, w);
     }
     lm_port_irq_unlock(s);
     if (prio != NULL) {

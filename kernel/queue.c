@@ -236,8 +236,7 @@ static bool admit_sender_locked(lm_queue_t *q)
         return false;
     }
     put_locked(q, w->wait_data, q->msg_size, (w->wait_opt & QWAIT_FRONT) != 0u);
-    lmk_waitq_unlink(&q->waiters, w);
-    lmk_wait_finish_locked(w, LM_OK);
+    lmk_wait_served_locked(w);
     return true;
 }
 
@@ -270,8 +269,7 @@ lm_status_t lmk_queue_receive(lm_queue_t *q, void *buf, size_t size, lm_tick_t t
          * here would leave a receiver queued behind senders that the flush
          * can then no longer admit, and both sides would wait forever. */
         msg_copy(buf, w->wait_data, checked_msg_size(q, size));
-        lmk_waitq_unlink(&q->waiters, w);
-        lmk_wait_finish_locked(w, LM_OK);
+        lmk_wait_served_locked(w);
         lm_port_irq_unlock(s);
         return lmk_trace_obj(LM_TRACE_QUEUE_RECEIVE, q, LM_OK);
     }

@@ -14,10 +14,11 @@
  *
  *     step A  move the next unvisited slot onto the `expiring` list (splice);
  *             the tick's own when nothing is left over from earlier ticks
- *     step B  wake a run of up to K = LM_CFG_EXPIRIES_PER_STEP due sleeps
- *             off the front of `expiring`; or take one other node: time its
- *             wait out or fire its timer if due, else put it back in its
- *             slot (a later round)
+ *     step B  end a run of up to K = LM_CFG_EXPIRIES_PER_STEP due sleeps,
+ *             or of up to K due waits in wait queues (semaphores, queues,
+ *             pools), off the front of `expiring`; or take one other node:
+ *             time its mutex or flags wait out or fire its timer if due,
+ *             else put it back in its slot (a later round)
  *
  * Interrupts are unmasked between steps, so the longest time the kernel
  * holds off an interrupt is one step, whether 1 or 100 timeouts expire on
@@ -26,7 +27,7 @@
  *        slot[0] slot[1] ... slot[k] ... slot[N-1]
  *                               |  splice (step A)
  *                               v
- *                           expiring --> K sleeps or one node per step (step B)
+ *                           expiring --> a run of K or one node per step (step B)
  */
 #include <string.h>
 #include "lmk.h"
@@ -39,8 +40,8 @@ static struct {
     struct lm_dnode slot[LM_CFG_TIMER_WHEEL_SLOTS];
     uint32_t busy[WHEEL_WORDS];  /* bit i: slot[i] not empty */
     /* Nodes taken from visited slots. The head is a timeout of the kind
-     * LMK_TIMEOUT_TIMER, never armed: a walk that looks for due sleeps (sleep_runs)
-     * stops at it as at any timer, with no test of its own. */
+     * LMK_TIMEOUT_TIMER, never armed: a run (runs_of) stops at it as
+     * at any timer, with no test of its own. */
     struct lm_timeout expiring;
     /* Slots of ticks up to `done` visited. It moves only while `expiring`
      * is empty, so every node on `expiring` came from, or was armed into,
@@ -107,6 +108,18 @@ void lmk_timeout_arm_locked(struct lm_timeout *to, lm_tick_t ticks)
     wheel_insert(to);
     wheel.armed++;
 }
+
+#if LM_CFG_TIMER
+/* Context: switch handler (timer.c's expiry). Lock: held. Cost: O(1).
+ * The node came off `expiring` and `done` is still at its old deadline,
+ * so the new one is after `done` (wheel_insert). */
+void lmk_timeout_rearm_locked(struct lm_timeout *to, lm_tick_t period)
+{
+    to->deadline += period;
+    wheel_insert(to);
+    wheel.armed++;
+}
+#endif
 
 /* Context: any. Lock: held. Cost: O(1). */
 void lmk_timeout_cancel_locked(struct lm_timeout *to)
@@ -216,19 +229,11 @@ static inline void expiring_cut(struct lm_dnode *n)
     n->prev = &wheel.expiring.link;
 }
 
-/* Is the node `to` a thread's sleep? Its expiry is the common one
- * (measure 5), made in the step's own loop. The head of `expiring` is
- * marked a timer's, so a walk stops there too. */
-static inline bool expiry_is_sleep(const struct lm_timeout *to)
-{
-    return to->kind == LMK_TIMEOUT_SLEEP;
-}
-
-/* The first node of `expiring`, n, is not a due sleep: it alone makes the
- * step. Put back in its slot if due in a later revolution; else a wait on
- * an object times out (its unlink may cost a wait queue's walk, a mutex's
- * chain), or a timer fires: a periodic one is armed again first, then the
- * lock is released for the callback.
+/* The first node of `expiring`, n, is not one a run takes (runs_of): it
+ * alone makes the step. Put back in its slot if due in a later revolution;
+ * else a wait on a mutex or on event flags times out (a mutex's may leave
+ * a chain to recompute, R9.6), or a timer fires: a periodic one is armed
+ * again first, then the lock is released for the callback.
  * Lock: held on entry, released on return. Cost: O(1), the callback's
  * excepted. */
 static void expire_other(struct lm_dnode *n, lm_irqstate_t s)
@@ -243,44 +248,45 @@ static void expire_other(struct lm_dnode *n, lm_irqstate_t s)
     wheel.armed--;
 #if LM_CFG_TIMER
     if (to->kind == LMK_TIMEOUT_TIMER) {
-        lm_timer_t *tm = LMK_CONTAINER_OF(to, lm_timer_t, timeout);
-        lm_timer_fn_t fn = tm->fn;
-        (void)lmk_trace_obj(LM_TRACE_TIMER_EXPIRY, tm, LM_OK);
-        void *arg = tm->arg;
-        if (tm->period != 0u) {
-            to->deadline += tm->period; /* no drift (R10.2) */
-            wheel_insert(to);
-            wheel.armed++;
-        } else {
-            tm->active = 0u;
-        }
-        lm_port_irq_unlock(s);
-        fn(arg); /* lock not held: see limen/timer.h */
+        lmk_timer_fire(LMK_CONTAINER_OF(to, lm_timer_t, timeout), s);
         return;
     }
 #endif
-    lmk_wait_expire_locked(LMK_CONTAINER_OF(to, lm_thread_t, timeout));
+    /* A mutex or flags wait times out. Its node is off `expiring` and
+     * marked disarmed (lmk_list_remove), so the general end finds no
+     * timeout to cancel: two calls, for an expiry these kinds rarely
+     * have, rather than a copy of them in every image. */
+    lmk_wait_end_locked(LMK_CONTAINER_OF(to, lm_thread_t, timeout), LM_ERR_TIMEOUT); /* R8.1 */
     lm_port_irq_unlock(s);
 }
 
-/* Is n, a node of `expiring`, a sleep due at the visit of `done`? */
-static inline bool due_sleep(const struct lm_dnode *n, lm_tick_t done)
+/* Is n, a node of `expiring`, due at the visit of `done` and of the kind
+ * `kind`? The head of `expiring` is marked a timer's, so a run stops there
+ * too. */
+static inline bool due_of_kind(const struct lm_dnode *n, lm_tick_t done, unsigned kind)
 {
     const struct lm_timeout *to = LMK_CONTAINER_OF(n, const struct lm_timeout, link);
-    return expiry_is_sleep(to) && to->deadline == done;
+    return to->kind == kind && to->deadline == done;
 }
 
-/* n, the first node of `expiring`, is a due sleep: wake the run of due
- * sleeps that starts there, up to LM_CFG_EXPIRIES_PER_STEP of them per
- * masked step, with interrupts taken between two steps. Stops at anything
- * else, which lmk_timeout_step takes next, and at inheritance work a
- * handler queued between two steps, which lmk_switch_work does first
- * (R9.6). Each step walks `expiring` from its head and cuts the nodes it
- * took in one go at its end: masked, nobody else looks at the list, and a
- * taken node is marked disarmed at once (link.next NULL), as a cancel
- * expects. Lock: held on entry, released on return.
- * Cost: O(LM_CFG_EXPIRIES_PER_STEP) per masked step. */
-static __attribute__((noinline)) void sleep_runs(struct lm_dnode *n, lm_irqstate_t s)
+/* n, the first node of `expiring`, is due and of the kind `kind`, a sleep
+ * or a wait in a wait queue: end the run of such nodes that starts there,
+ * up to LM_CFG_EXPIRIES_PER_STEP of them per masked step, with interrupts
+ * taken between two steps. A sleep ends well (R8.1); a wait leaves its
+ * wait queue and ends with LM_ERR_TIMEOUT. Stops at anything else, which
+ * lmk_timeout_step takes next, and at inheritance work a handler queued
+ * between two steps, which lmk_switch_work does first (R9.6). Each step
+ * walks `expiring` from its head and cuts the nodes it took in one go at
+ * its end: masked, nobody else looks at the list, and a taken node is
+ * marked disarmed at once (link.next NULL), as a cancel expects.
+ * One body for both kinds, made twice (sleep_runs, waitq_runs), so that
+ * a sleep's wake, the common expiry, tests nothing for the other kind
+ * (once at -Os, runs_of_any).
+ * Lock: held on entry, released on return. Cost: O(LM_CFG_EXPIRIES_PER_STEP)
+ * per masked step; a wait's unlink from its queue is O(1), bounded by the
+ * trie's depth with compact wait queues (R10.6). */
+static inline __attribute__((always_inline)) void runs_of(unsigned kind, struct lm_dnode *n,
+                                                          lm_irqstate_t s)
 {
     struct lm_dnode *const head = &wheel.expiring.link;
     const lm_tick_t done = wheel.done; /* fixed while `expiring` holds nodes */
@@ -292,13 +298,19 @@ static __attribute__((noinline)) void sleep_runs(struct lm_dnode *n, lm_irqstate
             n = n->next;
             t->timeout.link.next = NULL;
             t->timeout.link.prev = NULL;
-            /* A sleep ends well (R8.1); the woken thread preempts as
-             * lmk_ready_insert_locked says. */
-            if (lmk_wait_resume_locked(t, LM_OK) && t->prio < bar) {
+            lm_status_t status = LM_OK; /* a sleep ends well (R8.1) */
+            if (kind == LMK_TIMEOUT_WAITQ) {
+                /* wait_obj is the wait queue (LMK_WAIT_PRIOQ); the links
+                 * are left for the ready queue to write. */
+                lmk_waitq_unlink((struct lm_waitq *)t->wait_obj, t);
+                status = LM_ERR_TIMEOUT;
+            }
+            /* The woken thread preempts as lmk_ready_insert_locked says. */
+            if (lmk_wait_resume_locked(t, status) && t->prio < bar) {
                 lmk_sched_preempt_locked(t);
                 bar = lmk.bar;
             }
-        } while (--left != 0u && due_sleep(n, done)); /* false at the head */
+        } while (--left != 0u && due_of_kind(n, done, kind));
         expiring_cut(n);
         wheel.armed -= LM_CFG_EXPIRIES_PER_STEP - left;
         if (n == head) {
@@ -310,7 +322,7 @@ static __attribute__((noinline)) void sleep_runs(struct lm_dnode *n, lm_irqstate
             break;
         }
         if (left != 0u) {
-            break; /* not a due sleep: lmk_timeout_step's */
+            break; /* not this run's: lmk_timeout_step's */
         }
         lm_port_irq_unlock(s); /* interrupts in between */
         s = lm_port_irq_lock();
@@ -320,32 +332,67 @@ static __attribute__((noinline)) void sleep_runs(struct lm_dnode *n, lm_irqstate
         }
 #endif
         n = head->next;
-        if (!due_sleep(n, done)) {
+        if (!due_of_kind(n, done, kind)) {
             break;
         }
     }
     lm_port_irq_unlock(s);
 }
 
+#if defined(__OPTIMIZE_SIZE__)
+/* At -Os one copy serves both kinds, `kind` then a variable its loop
+ * compares with: the minimal kernel is smaller by the second copy. */
+static __attribute__((noinline)) void runs_of_any(unsigned kind, struct lm_dnode *n,
+                                                  lm_irqstate_t s)
+{
+    runs_of(kind, n, s);
+}
+#else
+/* A run of due sleeps (runs_of). */
+static __attribute__((noinline)) void sleep_runs(struct lm_dnode *n, lm_irqstate_t s)
+{
+    runs_of(LMK_TIMEOUT_SLEEP, n, s);
+}
+
+/* A run of due waits in wait queues (runs_of). */
+static __attribute__((noinline)) void waitq_runs(struct lm_dnode *n, lm_irqstate_t s)
+{
+    runs_of(LMK_TIMEOUT_WAITQ, n, s);
+}
+#endif
+
 /* Context: switch handler (lmk_switch_work). Lock: held on entry; released
  * on return (a timer callback runs after the release).
  * Cost: O(LM_CFG_EXPIRIES_PER_STEP) per masked step. A step visits one
- * slot, or takes one node of `expiring` that is not a due sleep (a wait on
- * an object, a timer, a node due in a later revolution), or wakes up to
- * LM_CFG_EXPIRIES_PER_STEP due sleeps, the common expiry (sleep_runs).
+ * slot, or ends a run of up to LM_CFG_EXPIRIES_PER_STEP due sleeps, or of
+ * due waits in wait queues, the common expiries (runs_of), or takes one other
+ * node of `expiring` (a wait on a mutex or flags, a timer, a node due in a
+ * later revolution).
  * An expiry of a mutex waiter may leave the rest of an inheritance chain to
  * do, and a handler between two steps may leave a chain or an ended
  * thread's mutexes: lmk_switch_work does that work before the next expiry
  * (R9.6), as it would have had it been one step. */
 void lmk_timeout_step(lm_irqstate_t s)
 {
-    /* The common step first: a run of due sleeps (the head of an empty
-     * `expiring` is a timer's, never a due sleep). */
+    /* The common steps first: a run of sleeps, or of waits (the head of
+     * an empty `expiring` is a timer's, never a run's). */
     struct lm_dnode *n = wheel.expiring.link.next;
-    if (due_sleep(n, wheel.done)) {
+#if defined(__OPTIMIZE_SIZE__)
+    unsigned kind = LMK_CONTAINER_OF(n, struct lm_timeout, link)->kind;
+    if (kind <= LMK_TIMEOUT_WAITQ && due_of_kind(n, wheel.done, kind)) {
+        runs_of_any(kind, n, s);
+        return;
+    }
+#else
+    if (due_of_kind(n, wheel.done, LMK_TIMEOUT_SLEEP)) {
         sleep_runs(n, s);
         return;
     }
+    if (due_of_kind(n, wheel.done, LMK_TIMEOUT_WAITQ)) {
+        waitq_runs(n, s);
+        return;
+    }
+#endif
     if (n == &wheel.expiring.link) {
         visit_next_slot();
         lm_port_irq_unlock(s);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Software timers on the timeout wheel; expiry runs in timeout.c. */
+/* Software timers on the timeout wheel; timeout.c's expiry step finds a
+ * due timer and calls lmk_timer_fire. */
 #include "lmk.h"
 
 #if LM_CFG_TIMER
@@ -74,6 +75,22 @@ lm_status_t lm_timer_delete(lm_timer_t *tm)
 #endif
     lm_port_irq_unlock(s);
     return LM_OK;
+}
+
+/* Context: switch handler (timeout.c's expiry step). Lock: held on entry,
+ * released on return. Cost: O(1), the callback's excepted. */
+void lmk_timer_fire(lm_timer_t *tm, lm_irqstate_t s)
+{
+    lm_timer_fn_t fn = tm->fn;
+    (void)lmk_trace_obj(LM_TRACE_TIMER_EXPIRY, tm, LM_OK);
+    void *arg = tm->arg;
+    if (tm->period != 0u) {
+        lmk_timeout_rearm_locked(&tm->timeout, tm->period); /* no drift (R10.2) */
+    } else {
+        tm->active = 0u;
+    }
+    lm_port_irq_unlock(s);
+    fn(arg); /* lock not held: see limen/timer.h */
 }
 
 bool lm_timer_active(const lm_timer_t *tm)

@@ -44,7 +44,8 @@ void lmk_wait_prioq_locked(struct lm_waitq *wq, uint8_t kind, void *obj,
     bool no_holds = lmk_sched_leave_body_locked(cur, LM_THREAD_BLOCKED);
     lmk_waitq_push_back(wq, cur);
     if (timeout != LM_WAIT_FOREVER) {
-        cur->timeout.kind = LMK_TIMEOUT_WAIT;
+        /* A mutex's lock marks its wait LMK_TIMEOUT_WAIT after the join. */
+        cur->timeout.kind = LMK_TIMEOUT_WAITQ;
         lmk_timeout_arm_locked(&cur->timeout, timeout);
     }
     /* The hold set's emptiness is kept across the join and the arming
@@ -54,14 +55,27 @@ void lmk_wait_prioq_locked(struct lm_waitq *wq, uint8_t kind, void *obj,
     lmk_sched_decide_given_up_locked(no_holds);
 }
 
-/* The wait of t (already unlinked from its wait queue) is over.
+/* The wait of t (already unlinked from its wait queue) is over. Never
+ * inlined into this file's callers, which are rare paths: they call it.
  * Context: any. Lock: held. Cost: O(1). */
-void lmk_wait_finish_locked(lm_thread_t *t, lm_status_t status)
+__attribute__((noinline)) void lmk_wait_finish_locked(lm_thread_t *t, lm_status_t status)
 {
     if (lmk_timeout_armed(&t->timeout)) { /* most waits end before their timeout */
         lmk_timeout_cancel_locked(&t->timeout);
     }
     lmk_wait_done_locked(t, status);
+}
+
+/* t, waiting in a wait queue (LMK_WAIT_PRIOQ: wait_obj is the queue), is
+ * served (a sender's message moved in, a block handed to it): it leaves
+ * the queue and its wait ends well. One copy for the objects' rarer
+ * hand-overs (the hottest is lmk_wait_hand_over_locked), and one argument,
+ * so that a caller keeps its own in their registers.
+ * Context: any. Lock: held. Cost: O(1). */
+void lmk_wait_served_locked(lm_thread_t *t)
+{
+    lmk_waitq_unlink((struct lm_waitq *)t->wait_obj, t);
+    lmk_wait_finish_locked(t, LM_OK);
 }
 
 /* Unlink t from the object it waits on, not from its timeout.
@@ -92,9 +106,10 @@ static inline void wait_unlink_object_locked(lm_thread_t *t)
     t->wait_kind = LMK_WAIT_NONE;
 }
 
-/* Unlink t from whatever it waits on, without waking it.
+/* Unlink t from whatever it waits on, without waking it. Never inlined,
+ * as lmk_wait_finish_locked: lmk_wait_end_locked is these two calls.
  * Context: any. Lock: held. Cost: O(1), a mutex's chain included (mutex.c). */
-void lmk_wait_unlink_locked(lm_thread_t *t)
+__attribute__((noinline)) void lmk_wait_unlink_locked(lm_thread_t *t)
 {
     wait_unlink_object_locked(t);
     lmk_timeout_cancel_locked(&t->timeout);
@@ -105,15 +120,6 @@ void lmk_wait_end_locked(lm_thread_t *t, lm_status_t status)
 {
     lmk_wait_unlink_locked(t);
     lmk_wait_finish_locked(t, status);
-}
-
-/* The timeout of t's wait on an object (not a sleep: timeout.c ends those
- * itself) expired. Context: switch handler (timeout.c). Lock: held.
- * Cost: O(1), a mutex's chain included. */
-void lmk_wait_expire_locked(lm_thread_t *t)
-{
-    wait_unlink_object_locked(t);
-    lmk_wait_done_locked(t, LM_ERR_TIMEOUT); /* R8.1 */
 }
 
 #if LM_CFG_QUEUE

@@ -669,9 +669,10 @@ static bool check_threads(void)
         if (!waiting(t) && lmk_timeout_armed(&t->timeout)) {
             return fail("K5 %s (state %u) has a timeout armed", tn(t), t->state);
         }
-        if (lmk_timeout_armed(&t->timeout) &&
-            t->timeout.kind != ((t->state == LM_THREAD_SLEEPING) ? LMK_TIMEOUT_SLEEP
-                                                                  : LMK_TIMEOUT_WAIT)) {
+        unsigned armed_kind = (t->state == LM_THREAD_SLEEPING)      ? LMK_TIMEOUT_SLEEP
+                              : (t->wait_kind == LMK_WAIT_PRIOQ) ? LMK_TIMEOUT_WAITQ
+                                                                 : LMK_TIMEOUT_WAIT;
+        if (lmk_timeout_armed(&t->timeout) && t->timeout.kind != armed_kind) {
             return fail("K5 %s (state %u) has a timeout of kind %u armed", tn(t), t->state,
                         t->timeout.kind);
         }

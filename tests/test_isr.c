@@ -1148,12 +1148,27 @@ static void tg_handler(void *arg)
            tg_expect < 0 ? seen_blocked : seen_blocked & ~(1u << (unsigned)tg_expect));
 }
 
+static lm_timer_t tg_timers[NW];
+
+static void tg_timer_fn(void *arg)
+{
+    (void)arg;
+}
+
 static void tg_waiter(void *arg)
 {
     (void)arg;
     unsigned i = waiter_index();
     /* Arrive in index order whatever the priority: waiter i at tick i+1. */
     LMT_ST(lm_thread_sleep(i + 1u), LM_OK);
+    if (i != 0u) {
+        /* A timer due on the same tick, armed between two waits, ends the
+         * previous wait's run (R9.4): each wait times out in a step of its
+         * own, with a window for the handler before it. */
+        memset(&tg_timers[i], 0, sizeof tg_timers[i]);
+        LMT_ST(lm_timer_create(&tg_timers[i], tg_timer_fn, NULL), LM_OK);
+        LMT_ST(lm_timer_start(&tg_timers[i], TG_TICK - lm_tick_now(), 0u), LM_OK);
+    }
     sw_status[i] = lm_sem_take(&tg_sem, TG_TICK - lm_tick_now());
     sw_reports[i]++;
 }
@@ -1186,8 +1201,8 @@ static void tg_clock(void *arg)
 
 /* R12.3, R9.4, R8.1, R8.5: 4 timeouts fall due on one tick; an interrupt at
  * each unmask of that tick's processing gives the semaphore they wait on.
- * The timeouts are processed one per step in arrival order, which differs
- * from the priority order. Before its timeout is processed a due waiter can
+ * With a timer due between each two, the timeouts are processed one per
+ * step in arrival order, which differs from the priority order. Before its timeout is processed a due waiter can
  * still take the give, and the give goes to the most urgent of those: it
  * reaches exactly one waiter, or the count once all have expired. */
 LMT_CASE(sweep_interrupt_across_tick_expiry)

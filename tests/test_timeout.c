@@ -699,11 +699,14 @@ LMT_CASE(full_run_of_sleeps_then_a_wait)
 static lm_thread_t *run_s[RUN_N];
 static unsigned run_seen[RUN_N + 1u], run_nseen, run_probes;
 
+static unsigned run_n; /* threads of the case (at most RUN_N) */
+
 static unsigned run_woken(void)
 {
     unsigned n = 0;
-    for (unsigned i = 0; i < RUN_N; i++) {
-        n += lm_thread_state(run_s[i]) != LM_THREAD_SLEEPING ? 1u : 0u;
+    for (unsigned i = 0; i < run_n; i++) {
+        lm_thread_state_t st = lm_thread_state(run_s[i]);
+        n += (st != LM_THREAD_SLEEPING && st != LM_THREAD_BLOCKED) ? 1u : 0u;
     }
     return n;
 }
@@ -714,7 +717,7 @@ static void run_probe(void *arg)
 {
     (void)arg;
     unsigned n = run_woken();
-    if (n == RUN_N || ++run_probes > 64u + 4u * RUN_N) {
+    if (n == run_n || ++run_probes > 64u + 4u * RUN_N) {
         return; /* all awake (or the test is lost): stop probing */
     }
     if (n != 0u && (run_nseen == 0u || run_seen[run_nseen - 1u] != n)) {
@@ -736,24 +739,22 @@ static void run_sleeper(void *arg)
     lmt_log("%s@%u", (const char *)arg, (unsigned)lm_tick_now());
 }
 
-/* R9.4, R8.5: 2K+1 sleeps due on one tick (K = LM_CFG_EXPIRIES_PER_STEP)
- * wake K per masked step, in the order they were armed: between two steps
+static char run_names[RUN_N][8];
+
+/* 2K+1 threads of one priority, named <prefix>0, <prefix>1, ..., each
+ * running `entry`, whose timeouts are all due at tick 5: between two steps
  * an interrupt sees K, then 2K of them awake, never a part of a run; the
- * last one wakes in a step of its own, and the threads, all of one
- * priority, run in the order they woke. */
-LMT_CASE(due_sleeps_wake_k_per_step)
+ * last one in a step of its own; the threads run, and log, in the order
+ * their timeouts were armed. */
+static void expect_k_per_step(char prefix, void (*entry)(void *))
 {
-    static const char *const names[] = {"s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7",
-                                        "s8", "s9", "s10", "s11", "s12", "s13", "s14",
-                                        "s15", "s16", "s17", "s18", "s19", "s20", "s21",
-                                        "s22", "s23", "s24", "s25", "s26", "s27", "s28",
-                                        "s29", "s30", "s31", "s32"};
-    _Static_assert(RUN_N <= sizeof names / sizeof names[0] && RUN_N < LMT_MAX_THREADS, "2K+1 threads");
-    lmt_begin();
+    _Static_assert(RUN_N < LMT_MAX_THREADS, "2K+1 threads");
     run_nseen = 0;
     run_probes = 0;
+    run_n = RUN_N;
     for (unsigned i = 0; i < RUN_N; i++) {
-        run_s[i] = lmt_spawn(names[i], 4, run_sleeper, (void *)names[i]);
+        (void)snprintf(run_names[i], sizeof run_names[i], "%c%u", prefix, i);
+        run_s[i] = lmt_spawn(run_names[i], 4, entry, run_names[i]);
     }
     LMT_EQ(lm_hosted_irq_at_tick(5, run_at_tick, NULL), 0);
     lmt_run();
@@ -763,10 +764,84 @@ LMT_CASE(due_sleeps_wake_k_per_step)
     char want[RUN_N * 8u] = "";
     for (unsigned i = 0; i < RUN_N; i++) {
         size_t len = strlen(want);
-        (void)snprintf(want + len, sizeof want - len, "%s%s@5", i ? " " : "", names[i]);
+        (void)snprintf(want + len, sizeof want - len, "%s%s@5", i ? " " : "", run_names[i]);
     }
     lmt_expect(want);
 }
+
+/* R9.4, R8.5: 2K+1 sleeps due on one tick (K = LM_CFG_EXPIRIES_PER_STEP)
+ * wake K per masked step, in the order they were armed. */
+LMT_CASE(due_sleeps_wake_k_per_step)
+{
+    lmt_begin();
+    expect_k_per_step('s', run_sleeper);
+}
+
+static lm_sem_t run_sem;
+static lm_mutex_t run_mutex;
+
+static void run_taker(void *arg)
+{
+    LMT_ST(lm_sem_take(&run_sem, 5), LM_ERR_TIMEOUT);
+    lmt_log("%s@%u", (const char *)arg, (unsigned)lm_tick_now());
+}
+
+static void run_locker(void *arg)
+{
+    LMT_ST(lm_mutex_lock(&run_mutex, 5), LM_ERR_TIMEOUT);
+    lmt_log("%s@%u", (const char *)arg, (unsigned)lm_tick_now());
+}
+
+/* Owns run_mutex past the case's tick. */
+static void run_owner(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_mutex_lock(&run_mutex, LM_NO_WAIT), LM_OK);
+    LMT_ST(lm_thread_sleep(50), LM_OK);
+    LMT_ST(lm_mutex_unlock(&run_mutex), LM_OK);
+}
+
+/* R9.4, R8.5: 2K+1 takes of a semaphore due on one tick time out K per
+ * masked step, as sleeps do, in the order they were armed. */
+LMT_CASE(due_waits_time_out_k_per_step)
+{
+    lmt_begin();
+    memset(&run_sem, 0, sizeof run_sem);
+    LMT_ST(lm_sem_create(&run_sem, 0, 1), LM_OK);
+    expect_k_per_step('w', run_taker);
+}
+
+#if LM_CFG_MUTEX && LM_CFG_EXPIRIES_PER_STEP >= 2
+/* R9.4, R9.6: a mutex wait due between takes times out in a step of its
+ * own (its owner's priority may have a chain to recompute): with takes a
+ * and b, the lock m and the take c all due on one tick, an interrupt sees
+ * a and b awake, then m, then (at the end) c; R8.5's order holds. */
+LMT_CASE(mutex_wait_times_out_in_a_step_of_its_own)
+{
+    lmt_begin();
+    memset(&run_sem, 0, sizeof run_sem);
+    memset(&run_mutex, 0, sizeof run_mutex);
+    LMT_ST(lm_sem_create(&run_sem, 0, 1), LM_OK);
+    LMT_ST(lm_mutex_create(&run_mutex, 0u), LM_OK);
+    run_nseen = 0;
+    run_probes = 0;
+    run_n = 4u;
+    lmt_spawn("o", 3, run_owner, NULL);
+    run_s[0] = lmt_spawn("a", 4, run_taker, "a");
+    run_s[1] = lmt_spawn("b", 4, run_taker, "b");
+    run_s[2] = lmt_spawn("m", 4, run_locker, "m");
+    run_s[3] = lmt_spawn("c", 4, run_taker, "c");
+    LMT_EQ(lm_hosted_irq_at_tick(5, run_at_tick, NULL), 0);
+    lmt_run();
+    LMT_EQ(run_nseen, 2u);
+    LMT_EQ(run_seen[0], 2u);
+    LMT_EQ(run_seen[1], 3u);
+    lmt_expect("a@5 b@5 m@5 c@5");
+}
+#define MUTEX_RUN_CASE LMT_RUN(mutex_wait_times_out_in_a_step_of_its_own),
+#else
+#define MUTEX_RUN_CASE
+#endif
 #endif
 
 #if defined(LM_PORT_HOSTED)
@@ -774,7 +849,8 @@ LMT_CASE(due_sleeps_wake_k_per_step)
     LMT_RUN(give_before_timeout_on_same_tick), LMT_RUN(timeout_before_give_goes_to_next_waiter), \
         LMT_RUN(timeout_before_give_goes_to_count), LMT_RUN(give_timeout_race_sweep_next_waiter), \
         LMT_RUN(give_timeout_race_sweep_count), LMT_RUN(give_cancels_timeout), \
-        LMT_RUN(due_sleeps_wake_k_per_step),
+        LMT_RUN(due_sleeps_wake_k_per_step), LMT_RUN(due_waits_time_out_k_per_step), \
+        MUTEX_RUN_CASE
 #else
 #define HOSTED_CASES
 #endif

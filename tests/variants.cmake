@@ -77,3 +77,12 @@ foreach(v wqc32 wqc64 wqt64)
     target_sources(test_kcheck_${v} PRIVATE kcheck.c)
   endif()
 endforeach()
+
+# The kernel compiled for size (-Os, as `limen size` builds it): a few paths
+# take another form there (__OPTIMIZE_SIZE__: the timeout runs of both kinds
+# in one copy, kernel/timeout.c; the hand-over's preemption called, not
+# inlined, kernel/include/lmk.h). The tests that reach them.
+limen_add_kernel(limen_os -Os)
+limen_test_variant(limen_os os test_timeout test_races test_isr test_queue test_sem test_pool
+                   test_producer_consumer)
+target_include_directories(test_races_os PRIVATE ${PROJECT_SOURCE_DIR}/kernel/include)

@@ -86,8 +86,10 @@
 #define LM_CFG_TIMER_WHEEL_SLOTS 64
 #endif
 
-/* Due timeouts processed per masked step of the tick's expiry work (R9.4,
- * 1..16). More amortise each step's entry and exit over more expiries; the
+/* Due sleeps, or due waits on semaphores, queues and pools, processed per
+ * masked step of the tick's expiry work (R9.4, 1..16); a mutex or flags
+ * wait and a timer take a step each. More amortise each step's entry and
+ * exit over more expiries; the
  * longest masked stretch grows with the value, never with the number of
  * timeouts due (docs/design.md, "Timeouts", gives both for Armv7-M). */
 #ifndef LM_CFG_EXPIRIES_PER_STEP

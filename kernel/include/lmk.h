@@ -26,11 +26,13 @@ enum lmk_wait_kind {
 };
 
 /* What an armed timeout's expiry ends (struct lm_timeout.kind), set when it
- * is armed: the expiry tells a sleep, the common case, from the rest with
- * one load (timeout.c). */
+ * is armed. The expiry (timeout.c) ends sleeps, and waits in wait queues,
+ * in runs of one kind, up to LM_CFG_EXPIRIES_PER_STEP a masked step; the
+ * other kinds one per step. */
 enum lmk_timeout_kind {
     LMK_TIMEOUT_SLEEP = 0, /* a thread's sleep */
-    LMK_TIMEOUT_WAIT,      /* a thread's wait on an object */
+    LMK_TIMEOUT_WAITQ,     /* a wait in a semaphore's, queue's or pool's wait queue */
+    LMK_TIMEOUT_WAIT,      /* any other wait on an object: a mutex, event flags */
     LMK_TIMEOUT_TIMER      /* an lm_timer_t, or the head of `expiring` */
 };
 
@@ -406,6 +408,9 @@ void lmk_block_current_locked(uint8_t kind, void *obj, lm_tick_t timeout);
  * inherited priority is recomputed (the chain beyond goes on stepwise,
  * mutex.c). O(1). */
 void lmk_wait_end_locked(lm_thread_t *t, lm_status_t status);
+/* t, a waiter in a wait queue (LMK_WAIT_PRIOQ), is served: it leaves the
+ * queue and its wait ends with LM_OK. O(1). */
+void lmk_wait_served_locked(lm_thread_t *t);
 /* The rest of a delete begun with lmk_delete_begin_locked (lock NOT held):
  * wake every waiter of wq with LM_ERR_DELETED, one per masked step, then
  * end the delete. */
@@ -422,9 +427,6 @@ static inline lm_thread_t *lmk_first_waiter(const struct lm_waitq *wq)
 {
     return lmk_waitq_first(wq);
 }
-/* t's timeout has expired (the timeout already taken off the wheel) while
- * it waited on an object, not in a sleep: unlink it, LM_ERR_TIMEOUT. O(1). */
-void lmk_wait_expire_locked(lm_thread_t *t);
 /* Unlink t from what it waits on and cancel its timeout, without waking. */
 void lmk_wait_unlink_locked(lm_thread_t *t);
 /* t's wait is over (t already unlinked): cancel the timeout, store status,
@@ -533,6 +535,20 @@ static inline bool lmk_timeout_work_pending(void)
 {
     return lmk.timeout_work != 0u;
 }
+
+/* ---- timers (timer.c) ---- */
+#if LM_CFG_TIMER
+/* tm's timeout, due, is off the wheel: run its callback, arming it again
+ * first if it is periodic. Lock: held on entry, released on return (before
+ * the callback). O(1), the callback's excepted. Weak: a timer's node is on
+ * the wheel only once lm_timer_start has run, so timeout.c reaches this
+ * only in an image that links timer.c, and an image that starts no timer
+ * links none of it. */
+__attribute__((weak)) void lmk_timer_fire(lm_timer_t *tm, lm_irqstate_t s);
+/* Arm `to`, whose expiry is under way, `period` ticks after its deadline
+ * (a periodic timer: no drift, R10.2). Lock: held. O(1). */
+void lmk_timeout_rearm_locked(struct lm_timeout *to, lm_tick_t period);
+#endif
 
 /* ---- fatal errors (kernel.c) ---- */
 
