@@ -299,7 +299,7 @@ static inline __attribute__((always_inline)) void runs_of(unsigned kind, struct 
             t->timeout.link.next = NULL;
             t->timeout.link.prev = NULL;
             lm_status_t status = LM_OK; /* a sleep ends well (R8.1) */
-            if (kind == LMK_TIMEOUT_WAITQ) {
+            if (kind == LMK_TIMEOUT_WAITQ) { /* GCOVR_EXCL_BR_LINE: see docs/coverage.md */
                 /* wait_obj is the wait queue (LMK_WAIT_PRIOQ); the links
                  * are left for the ready queue to write. */
                 lmk_waitq_unlink((struct lm_waitq *)t->wait_obj, t);

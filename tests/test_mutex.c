@@ -1857,7 +1857,8 @@ static unsigned sr_woken(void)
 {
     unsigned n = 0;
     for (unsigned i = 0; i < SR_N; i++) {
-        n += lm_thread_state(sr_s[i]) != LM_THREAD_SLEEPING ? 1u : 0u;
+        lm_thread_state_t st = lm_thread_state(sr_s[i]);
+        n += (st != LM_THREAD_SLEEPING && st != LM_THREAD_BLOCKED) ? 1u : 0u;
     }
     return n;
 }
@@ -1894,6 +1895,14 @@ static void sr_sleeper(void *arg)
     LMT_ST(lm_thread_sleep(5), LM_OK);
 }
 
+static lm_sem_t sr_sem; /* never given */
+
+static void sr_taker(void *arg)
+{
+    (void)arg;
+    LMT_ST(lm_sem_take(&sr_sem, 5), LM_ERR_TIMEOUT);
+}
+
 static void sr_a(void *arg)
 {
     (void)arg;
@@ -1901,14 +1910,15 @@ static void sr_a(void *arg)
     lmt_log("A:%s@%u", lmt_sn(st), (unsigned)lm_tick_now());
 }
 
-/* R9.4, R9.6, R5.6: 2K sleeps fall due on one tick (K =
- * LM_CFG_EXPIRIES_PER_STEP, woken K per step); a handler between the two
- * runs ends X, which owns ma and mb, with A waiting for mb. The release of
- * mb, left to a later step, is done before the second run of sleeps: the
- * first interrupt that sees mb gone from X still sees K sleepers awake. */
-LMT_CASE(release_between_runs_of_sleeps)
+/* 2K threads running `entry` time out on tick 5 (K =
+ * LM_CFG_EXPIRIES_PER_STEP, K per step); a handler between the two runs
+ * ends X, which owns ma and mb, with A waiting for mb. The release of mb,
+ * left to a later step, is done before the second run: the first
+ * interrupt that sees mb gone from X still sees K threads awake. */
+static void expect_release_between_runs(void (*entry)(void *))
 {
-    lmt_begin();
+    memset(&sr_sem, 0, sizeof sr_sem); /* the takers' */
+    LMT_ST(lm_sem_create(&sr_sem, 0, 1), LM_OK);
     mk(&ma, LM_MUTEX_INHERIT);
     mk(&mb, LM_MUTEX_INHERIT);
     lc_sems();
@@ -1918,13 +1928,28 @@ LMT_CASE(release_between_runs_of_sleeps)
     rl_x = lmt_spawn("X", 10, rl_x2, NULL);
     lmt_spawn("A", 12, sr_a, NULL);
     for (unsigned i = 0; i < SR_N; i++) {
-        sr_s[i] = lmt_spawn("S", 4, sr_sleeper, NULL);
+        sr_s[i] = lmt_spawn("S", 4, entry, NULL);
     }
     LMT_EQ(lm_hosted_irq_at_tick(5, sr_at_tick, NULL), 0);
     lmt_run();
     LMT_CHECK(sr_ended);
     LMT_EQ(sr_woken_at_release, LM_CFG_EXPIRIES_PER_STEP);
     lmt_expect("A:ABANDONED@5");
+}
+
+/* R9.4, R9.6, R5.6: sleeps. */
+LMT_CASE(release_between_runs_of_sleeps)
+{
+    lmt_begin();
+    expect_release_between_runs(sr_sleeper);
+}
+
+/* R9.4, R9.6, R5.6: takes of a semaphore, which time out in runs as
+ * sleeps do. */
+LMT_CASE(release_between_runs_of_takes)
+{
+    lmt_begin();
+    expect_release_between_runs(sr_taker);
 }
 
 #define LMT_HOSTED_CASES , LMT_RUN(isr_lock_unlock_refused), LMT_RUN(lock_from_idle_hook_refused), \
@@ -1937,7 +1962,7 @@ LMT_CASE(release_between_runs_of_sleeps)
     LMT_RUN(release_stepwise_in_order), LMT_RUN(release_meets_delete), \
     LMT_RUN(release_restarted_and_ended_again), LMT_RUN(release_restarted_runs_after), \
     LMT_RUN(release_two_threads_queue), LMT_RUN(release_before_next_expiry), \
-    LMT_RUN(release_between_runs_of_sleeps)
+    LMT_RUN(release_between_runs_of_sleeps), LMT_RUN(release_between_runs_of_takes)
 #else
 #define LMT_HOSTED_CASES
 #endif

@@ -811,7 +811,7 @@ static unsigned tr_woken(void)
 {
     unsigned n = 0;
     for (unsigned i = 0; i < TR_N; i++) {
-        n += tr_s[i]->state != LM_THREAD_SLEEPING ? 1u : 0u;
+        n += (tr_s[i]->state != LM_THREAD_SLEEPING && tr_s[i]->state != LM_THREAD_BLOCKED) ? 1u : 0u;
     }
     return n;
 }
@@ -845,14 +845,24 @@ static void tr_sleep_until(void *arg)
     lmt_log("%s@%u", lmt_me(), (unsigned)lm_tick_now());
 }
 
-/* R8.5, R9.4: 2K sleeps due at tick 10 (K = LM_CFG_EXPIRIES_PER_STEP, woken
- * K per step) and one due at tick 11, armed last; tick 11 lands between
- * the two runs of tick 10. The second run still takes tick 10's sleepers,
- * the wheel then visits tick 11's slot, and the switch handler is done
- * only then: every sleeper wakes in the order it was armed. */
-LMT_CASE(tick_between_runs_of_sleeps)
+static lm_sem_t tr_sem; /* never given */
+
+static void tr_take_until(void *arg)
 {
-    lmt_begin();
+    lm_tick_t when = (lm_tick_t)(uintptr_t)arg;
+    LMT_ST(lm_sem_take(&tr_sem, when - lm_tick_now()), LM_ERR_TIMEOUT);
+    lmt_log("%s@%u", lmt_me(), (unsigned)lm_tick_now());
+}
+
+/* 2K threads running `entry` until tick 10 (K = LM_CFG_EXPIRIES_PER_STEP,
+ * K per step) and one until tick 11, armed last; tick 11 lands between
+ * the two runs of tick 10. The second run still takes tick 10's threads,
+ * the wheel then visits tick 11's slot, and the switch handler is done
+ * only then: every thread wakes in the order its timeout was armed. */
+static void expect_tick_between_runs(void (*entry)(void *))
+{
+    memset(&tr_sem, 0, sizeof tr_sem); /* the takers' */
+    LMT_ST(lm_sem_create(&tr_sem, 0, 1), LM_OK);
     tr_probes = 0;
     tr_landed = 0;
     static const char *const names[] = {"s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7",
@@ -862,9 +872,9 @@ LMT_CASE(tick_between_runs_of_sleeps)
                                         "s29", "s30", "s31"};
     _Static_assert(TR_N <= sizeof names / sizeof names[0] && TR_N < LMT_MAX_THREADS, "2K+1 threads");
     for (unsigned i = 0; i < TR_N; i++) {
-        tr_s[i] = lmt_spawn(names[i], 4, tr_sleep_until, (void *)(uintptr_t)10u);
+        tr_s[i] = lmt_spawn(names[i], 4, entry, (void *)(uintptr_t)10u);
     }
-    lmt_spawn("T", 4, tr_sleep_until, (void *)(uintptr_t)11u);
+    lmt_spawn("T", 4, entry, (void *)(uintptr_t)11u);
     LMT_EQ(lm_hosted_irq_at_tick(10, tr_at_tick, NULL), 0);
     lmt_run();
     LMT_EQ(tr_landed, 1);
@@ -875,6 +885,20 @@ LMT_CASE(tick_between_runs_of_sleeps)
     }
     strcat(want, "T@11");
     lmt_expect(want);
+}
+
+/* R8.5, R9.4: sleeps. */
+LMT_CASE(tick_between_runs_of_sleeps)
+{
+    lmt_begin();
+    expect_tick_between_runs(tr_sleep_until);
+}
+
+/* R8.5, R9.4: takes of a semaphore, which time out in runs as sleeps do. */
+LMT_CASE(tick_between_runs_of_takes)
+{
+    lmt_begin();
+    expect_tick_between_runs(tr_take_until);
 }
 
 /* ---- R8.5, R9.4: a visit more than a revolution behind ---------------- */
@@ -940,7 +964,7 @@ LMT_MAIN(LMT_RUN(delete_walk_not_overtaken), LMT_RUN(delete_one_waiter_per_step)
          LMT_RUN(start_is_atomic_during_fill), LMT_RUN(create_is_atomic),
          LMT_RUN(deleted_between_check_and_lock), LMT_RUN(threshold_against_changed_priority),
          LMT_RUN(calls_before_init), LMT_RUN(tick_between_expiry_steps_keeps_arming_order),
-         LMT_RUN(tick_between_runs_of_sleeps),
+         LMT_RUN(tick_between_runs_of_sleeps), LMT_RUN(tick_between_runs_of_takes),
          LMT_RUN(visit_a_revolution_behind_keeps_deadline_order))
 #else
 #error "test_races needs LM_CFG_ARG_CHECKS (it runs on the default kernel only)"
